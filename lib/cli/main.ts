@@ -1,0 +1,165 @@
+/**
+ * The kernel: argv -> command -> envelope -> exit code. Commands never print
+ * envelopes and never exit; everything they throw ends up here.
+ */
+import { PeaksError, usageError } from "../core/errors.ts";
+import type { Ctx } from "../core/ctx.ts";
+import { printable } from "../core/ids.ts";
+import { COMMANDS, dottedName, findCommand, groupCommands, isGroup } from "./table.ts";
+import { type Split, splitGlobals } from "./globals.ts";
+import { nearest } from "./suggest.ts";
+import {
+  failure,
+  renderData,
+  success,
+  toPeaksError,
+  writeHumanFailure,
+  writeHumanWarnings,
+  writeJson,
+} from "./envelope.ts";
+import { VERSION } from "./version.ts";
+
+async function fail(ctx: Ctx, command: string, error: unknown): Promise<number> {
+  const peaksError = toPeaksError(error);
+  const envelope = failure(command, peaksError);
+  if (ctx.global.json) await writeJson(ctx, envelope);
+  else await writeHumanFailure(ctx, envelope);
+  if (peaksError.code === "INTERNAL_ERROR" && ctx.env.get("PEAKS_DEBUG")) {
+    const cause = peaksError.cause;
+    await ctx.stderr.write(`${cause instanceof Error ? cause.stack : String(cause)}\n`);
+  }
+  return peaksError.exit;
+}
+
+async function printHelp(ctx: Ctx, command: string, text: string, data: unknown): Promise<number> {
+  if (ctx.global.json) await writeJson(ctx, success(command, data));
+  else await ctx.stdout.write(`${text}\n`);
+  return 0;
+}
+
+function unknownCommand(words: string[]): PeaksError {
+  const typed = words.slice(0, 2).join(" ");
+  const candidates = COMMANDS.filter((c) => !c.hidden).map((c) => c.name);
+  const suggestion = isGroup(words[0]) && words[1]
+    ? nearest(`${words[0]} ${words[1]}`, candidates.filter((c) => c.startsWith(`${words[0]} `)))
+    : nearest(words.slice(0, 2).join(" "), candidates);
+  const target = suggestion;
+  return usageError(
+    "COMMAND_NOT_FOUND",
+    `Unknown command "${printable(typed)}".${
+      target ? ` Did you mean "peaks ${target}"?` : ""
+    } Run peaks --help for the list of commands.`,
+    {
+      data: { command: printable(typed), suggestion: target ? `peaks ${target}` : null },
+      nextActions: target ? [`peaks ${target} --help`] : ["peaks --help"],
+    },
+  );
+}
+
+/** Leading words before the first flag are the command path. */
+function commandWords(rest: string[]): string[] {
+  const words: string[] = [];
+  for (const token of rest) {
+    if (token.startsWith("-")) break;
+    words.push(token);
+    if (words.length === 2) break;
+  }
+  return words;
+}
+
+export async function main(argv: string[], ctx: Ctx): Promise<number> {
+  let split: Split;
+  try {
+    split = splitGlobals(argv);
+  } catch (error) {
+    ctx.global.json = argv.includes("--json") || argv.includes("--pretty");
+    ctx.global.pretty = argv.includes("--pretty");
+    return await fail(ctx, "peaks", error);
+  }
+  ctx.global.json = split.json;
+  ctx.global.pretty = split.pretty;
+  ctx.global.project = split.project;
+
+  const words = commandWords(split.rest);
+  if (words.length === 0) {
+    if (split.version) {
+      if (ctx.global.json) {
+        await writeJson(ctx, success("version", { version: VERSION, deno: Deno.version.deno }));
+      } else await ctx.stdout.write(`peaks ${VERSION}\n`);
+      return 0;
+    }
+    if (split.rest.length === 0 || split.help) {
+      const { topHelp } = await import("./help.ts");
+      return await printHelp(ctx, "help", topHelp(), {
+        commands: COMMANDS.filter((c) => !c.hidden).map((c) => ({ name: c.name, summary: c.summary })),
+      });
+    }
+    return await fail(
+      ctx,
+      "peaks",
+      usageError(
+        "UNKNOWN_FLAG",
+        `Unknown flag ${JSON.stringify(printable(split.rest[0]))}. Run peaks --help.`,
+        { nextActions: ["peaks --help"] },
+      ),
+    );
+  }
+
+  const found = findCommand(words);
+  if (!found) {
+    if (isGroup(words[0]) && (words.length === 1 || split.help)) {
+      const { groupHelp } = await import("./help.ts");
+      const text = groupHelp(words[0]);
+      if (split.help) {
+        return await printHelp(ctx, `${words[0]}.help`, text, {
+          commands: groupCommands(words[0]).filter((c) => !c.hidden).map((c) => ({
+            name: c.name,
+            summary: c.summary,
+          })),
+        });
+      }
+      return await fail(
+        ctx,
+        words[0],
+        usageError("MISSING_SUBCOMMAND", `peaks ${words[0]} needs a command.\n\n${text}`, {
+          data: { commands: groupCommands(words[0]).map((c) => c.name) },
+          nextActions: [`peaks ${words[0]} --help`],
+        }),
+      );
+    }
+    return await fail(ctx, "peaks", unknownCommand(words));
+  }
+
+  const { entry, used } = found;
+  const command = dottedName(entry.name);
+  try {
+    const [module, { parseCommandArgs }] = await Promise.all([entry.load(), import("./parse.ts")]);
+    const spec = module.default;
+    if (split.help) {
+      const { commandHelp, commandHelpData } = await import("./help.ts");
+      return await printHelp(
+        ctx,
+        `${command}.help`,
+        commandHelp(entry, spec),
+        commandHelpData(entry, spec),
+      );
+    }
+    const input = parseCommandArgs(spec, split.rest.slice(used));
+    const result = await spec.run(input, ctx);
+    const warnings = result.warnings ?? [];
+    const nextActions = result.nextActions ?? [];
+    if (ctx.global.json) {
+      await writeJson(ctx, success(command, result.data, warnings, nextActions));
+    } else if (!result.raw) {
+      const text = result.human ?? renderData(result.data);
+      const next = nextActions.length ? `\nnext:\n${nextActions.map((a) => `  ${a}`).join("\n")}` : "";
+      if (text || next) await ctx.stdout.write(`${text}${next}\n`);
+      await writeHumanWarnings(ctx, warnings);
+    } else {
+      await writeHumanWarnings(ctx, warnings);
+    }
+    return result.exitCode ?? 0;
+  } catch (error) {
+    return await fail(ctx, command, error);
+  }
+}

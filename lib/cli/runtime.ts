@@ -1,0 +1,108 @@
+/** The real process around the kernel: stdio, env, clock. Tests build their own Ctx. */
+import type { Ctx, Env, Input, Output } from "../core/ctx.ts";
+
+const encoder = new TextEncoder();
+
+function isBrokenPipe(error: unknown): boolean {
+  return error instanceof Deno.errors.BrokenPipe ||
+    (error instanceof Error && /broken pipe|os error 32|EPIPE/i.test(error.message));
+}
+
+function output(stream: typeof Deno.stdout | typeof Deno.stderr): Output {
+  let closed = false;
+  return {
+    isTerminal: stream.isTerminal(),
+    async write(text: string) {
+      if (closed) return;
+      const bytes = encoder.encode(text);
+      try {
+        let written = 0;
+        while (written < bytes.length) written += await stream.write(bytes.subarray(written));
+      } catch (error) {
+        if (!isBrokenPipe(error)) throw error;
+        closed = true;
+      }
+    },
+  };
+}
+
+function input(): Input {
+  return {
+    isTerminal: Deno.stdin.isTerminal(),
+    async readAll(options = {}) {
+      if (Deno.stdin.isTerminal()) return undefined;
+      const chunks: Uint8Array[] = [];
+      let total = 0;
+      const max = options.maxBytes ?? Infinity;
+      const reading = (async () => {
+        const buffer = new Uint8Array(64 * 1024);
+        while (total <= max) {
+          const n = await Deno.stdin.read(buffer);
+          if (n === null) break;
+          chunks.push(buffer.slice(0, n));
+          total += n;
+        }
+      })();
+      if (options.timeoutMs !== undefined) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const timeout = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, options.timeoutMs);
+        });
+        await Promise.race([reading.catch(() => {}), timeout]);
+        clearTimeout(timer);
+      } else {
+        await reading;
+      }
+      if (chunks.length === 0) return options.timeoutMs !== undefined ? undefined : "";
+      const all = new Uint8Array(total);
+      let offset = 0;
+      for (const chunk of chunks) {
+        all.set(chunk, offset);
+        offset += chunk.length;
+      }
+      return new TextDecoder().decode(all);
+    },
+  };
+}
+
+const env: Env = {
+  get(name: string) {
+    try {
+      return Deno.env.get(name);
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/** True when running as a `deno compile`d binary rather than under `deno run`. */
+export function isCompiled(): boolean {
+  const name = Deno.execPath().split(/[\\/]/).pop() ?? "";
+  return !name.toLowerCase().startsWith("deno");
+}
+
+/** file: URL to a local path, without loading std (this module is on every call's path). */
+function localPath(url: URL): string {
+  const path = decodeURIComponent(url.pathname);
+  return /^\/[A-Za-z]:/.test(path) ? path.slice(1).replaceAll("/", "\\") : path;
+}
+
+function selfCommand(): string[] {
+  if (isCompiled()) return [Deno.execPath()];
+  const entry = localPath(new URL("../../peaks.ts", import.meta.url));
+  const config = localPath(new URL("../../deno.json", import.meta.url));
+  return ["deno", "run", "-q", "-P=peaks", "--config", config, entry];
+}
+
+export function processCtx(): Ctx {
+  return {
+    cwd: Deno.cwd(),
+    env,
+    now: () => new Date(),
+    stdout: output(Deno.stdout),
+    stderr: output(Deno.stderr),
+    stdin: input(),
+    global: { json: false, pretty: false },
+    selfCommand,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The command table. Each entry loads its module with a string-literal
+ * dynamic import, so a call loads only its own command's code and
+ * `deno compile` still embeds every module. Help for groups and the command
+ * list comes from here without loading any command.
+ */
+import type { CommandSpec } from "./spec.ts";
+
+export interface CommandEntry {
+  /** Words as typed: "sub-agent dispatch". */
+  name: string;
+  summary: string;
+  load: () => Promise<{ default: CommandSpec<any> }>;
+  /** Plumbing that users and skills never call directly. */
+  hidden?: boolean;
+}
+
+export const GROUPS: Record<string, string> = {
+  workspace: "Create and inspect the project's .peaks workspace.",
+  session: "Sessions: the active one, the list, titles.",
+  skill: "Skill presence: which skill, mode and gate are active.",
+  statusline: "The Claude Code status line: install, remove, render.",
+  "sub-agent": "Dispatch sub-agents and track them: records, heartbeats, status, artefacts, channel.",
+  context: "Prompt budget checks for sub-agent prompts.",
+  swarm: "Plan and converge the parallel design/planning/test-case swarm.",
+  request: "Role requests: templates, lint, state transitions with gates.",
+  scan: "Read the project: archetype, stack, legacy constraints.",
+  standards: "CLAUDE.md / AGENTS.md standards drawn from the scan.",
+  preferences: "Project preferences (schema-checked).",
+  skills: "Install, verify and remove the bundled agent skills.",
+};
+
+export const COMMANDS: CommandEntry[] = [
+  {
+    name: "workspace init",
+    summary: "Create the .peaks workspace and bind a session (idempotent).",
+    load: () => import("../session/workspace_init.ts"),
+  },
+  {
+    name: "session info",
+    summary: "Show the active session (--active) or a given one.",
+    load: () => import("../session/session_info.ts"),
+  },
+  {
+    name: "session list",
+    summary: "List every session, newest first, with titles.",
+    load: () => import("../session/session_list.ts"),
+  },
+  {
+    name: "session title",
+    summary: "Set a session's title (1-120 characters).",
+    load: () => import("../session/session_title.ts"),
+  },
+  {
+    name: "skill presence",
+    summary: "Show the active skill, mode, gate and context reading.",
+    load: () => import("../session/presence_show.ts"),
+  },
+  {
+    name: "skill presence:set",
+    summary: "Record the active skill, mode, gate and role.",
+    load: () => import("../session/presence_set.ts"),
+  },
+  {
+    name: "statusline install",
+    summary: "Add the peaks status line to Claude Code settings.",
+    load: () => import("../session/statusline_install.ts"),
+  },
+  {
+    name: "statusline uninstall",
+    summary: "Remove the peaks status line from Claude Code settings.",
+    load: () => import("../session/statusline_uninstall.ts"),
+  },
+  {
+    name: "statusline render",
+    summary: "Print the status line from Claude Code's JSON on stdin.",
+    load: () => import("../session/statusline_render.ts"),
+  },
+  // -- sub-agent --
+  // -- context --
+  // -- swarm --
+  // -- request --
+  // -- scan / standards / upgrade --
+  // -- preferences --
+  // -- skills / doctor / completions --
+];
+
+export function findCommand(words: string[]): { entry: CommandEntry; used: number } | undefined {
+  if (words.length >= 2) {
+    const two = `${words[0]} ${words[1]}`;
+    const entry = COMMANDS.find((c) => c.name === two);
+    if (entry) return { entry, used: 2 };
+  }
+  if (words.length >= 1) {
+    const entry = COMMANDS.find((c) => c.name === words[0]);
+    if (entry) return { entry, used: 1 };
+  }
+  return undefined;
+}
+
+/** A word names a group when at least one command lives under it. */
+export function isGroup(word: string): boolean {
+  return COMMANDS.some((c) => c.name.startsWith(`${word} `));
+}
+
+export function groupCommands(group: string): CommandEntry[] {
+  return COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+}
+
+export function dottedName(name: string): string {
+  return name.replace(/ /g, ".");
+}

@@ -1,0 +1,70 @@
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { runPeaks } from "../support/cli.ts";
+import { exists, tempDir } from "../support/temp.ts";
+import { VERSION } from "../../lib/cli/version.ts";
+
+Deno.test("an unknown command exits 2 with COMMAND_NOT_FOUND and a suggestion", async () => {
+  await using dir = await tempDir();
+  const result = await runPeaks(["frobnicate", "--json"], { cwd: dir.path });
+  assertEquals(result.code, 2);
+  assertEquals(result.json.ok, false);
+  assertEquals(result.json.code, "COMMAND_NOT_FOUND");
+  assertMatch(result.json.data.suggestion, /^peaks /);
+  assertMatch(result.json.errorId, /^[0-9a-f-]{36}$/);
+  assertEquals(result.stderr, "");
+});
+
+Deno.test("a typo in a command suggests the nearest one", async () => {
+  await using dir = await tempDir();
+  const result = await runPeaks(["session", "inf", "--json"], { cwd: dir.path });
+  assertEquals(result.code, 2);
+  assertEquals(result.json.data.suggestion, "peaks session info");
+});
+
+Deno.test("--project that does not exist is PROJECT_NOT_FOUND and is never created", async () => {
+  await using dir = await tempDir();
+  const missing = `${dir.path}/does/not/exist`;
+  const result = await runPeaks(["workspace", "init", "--project", missing, "--json"], { cwd: dir.path });
+  assertEquals(result.code, 1);
+  assertEquals(result.json.code, "PROJECT_NOT_FOUND");
+  assertEquals(await exists(`${dir.path}/does`), false);
+});
+
+Deno.test("--version prints the version; --json wraps it", async () => {
+  await using dir = await tempDir();
+  const plain = await runPeaks(["--version"], { cwd: dir.path });
+  assertEquals(plain.code, 0);
+  assertEquals(plain.stdout, `peaks ${VERSION}\n`);
+  const json = await runPeaks(["--version", "--json"], { cwd: dir.path });
+  assertEquals(json.json.data.version, VERSION);
+});
+
+Deno.test("an unknown flag exits 2 naming the flag and suggesting a close one", async () => {
+  await using dir = await tempDir();
+  const result = await runPeaks(["session", "list", "--limt", "3", "--json"], { cwd: dir.path });
+  assertEquals(result.code, 2);
+  assertEquals(result.json.code, "UNKNOWN_FLAG");
+  assertEquals(result.json.data.suggestion, "--limit");
+});
+
+Deno.test("a bad flag value exits 2 naming the flag and the allowed values", async () => {
+  await using dir = await tempDir();
+  const result = await runPeaks(
+    ["statusline", "install", "--scope", "galaxy", "--json"],
+    { cwd: dir.path },
+  );
+  assertEquals(result.code, 2);
+  assertEquals(result.json.code, "INVALID_FLAG_VALUE");
+  assertEquals(result.json.data.flag, "scope");
+  assertEquals(result.json.data.allowed, ["project", "user"]);
+  assert(!result.stdout.includes("    at "), "no stack trace");
+});
+
+Deno.test("without --json errors go to stderr as one readable line, nothing on stdout", async () => {
+  await using dir = await tempDir();
+  const result = await runPeaks(["session", "info", "--active"], { cwd: dir.path });
+  assertEquals(result.code, 1);
+  assertEquals(result.stdout, "");
+  assertMatch(result.stderr, /^error NO_ACTIVE_SESSION: /);
+  assertMatch(result.stderr, /peaks workspace init --project /);
+});
