@@ -77,8 +77,10 @@ export async function writeJson(ctx: Ctx, envelope: unknown): Promise<void> {
 export async function writeHumanFailure(ctx: Ctx, envelope: FailureEnvelope): Promise<void> {
   const lines = [`error ${envelope.code}: ${envelope.message}`];
   const instructions = envelope.data.instructions;
-  if (Array.isArray(instructions)) for (const line of instructions) lines.push(`  ${line}`);
-  for (const warning of envelope.warnings) lines.push(`warning ${warning.code}: ${warning.message}`);
+  if (Array.isArray(instructions)) { for (const line of instructions) lines.push(`  ${line}`); }
+  for (const warning of envelope.warnings) {
+    lines.push(`warning ${warning.code}: ${warning.message}`);
+  }
   if (envelope.nextActions.length) {
     lines.push("next:");
     for (const action of envelope.nextActions) lines.push(`  ${action}`);

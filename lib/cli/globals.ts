@@ -85,4 +85,3 @@ export function splitToken(token: string): [string | undefined, string | undefin
   const eq = token.indexOf("=");
   return eq === -1 ? [token.slice(2), undefined] : [token.slice(2, eq), token.slice(eq + 1)];
 }
-

@@ -1,5 +1,5 @@
 /** Help text, generated from the command table and each command's declaration. */
-import { COMMANDS, type CommandEntry, groupCommands, GROUPS } from "./table.ts";
+import { type CommandEntry, COMMANDS, groupCommands, GROUPS } from "./table.ts";
 import { GLOBAL_FLAGS } from "./globals.ts";
 import type { CommandSpec, FlagDef, FlagDefs } from "./spec.ts";
 import { formatDuration } from "./spec.ts";
@@ -94,7 +94,9 @@ export function commandHelp(entry: CommandEntry, spec: CommandSpec<any>): string
     for (const arg of spec.args) {
       const allowed = arg.values ? ` (one of: ${arg.values.join(", ")})` : "";
       lines.push(
-        `  ${pad(`<${arg.name}>`, 26)}${arg.description}${allowed}${arg.required ? " [required]" : ""}`,
+        `  ${pad(`<${arg.name}>`, 26)}${arg.description}${allowed}${
+          arg.required ? " [required]" : ""
+        }`,
       );
     }
   }
@@ -109,8 +111,9 @@ export function commandHelp(entry: CommandEntry, spec: CommandSpec<any>): string
       if (def.required) notes.push("required");
       if (def.kind === "list") notes.push("repeatable");
       const suffix = notes.length ? ` (${notes.join("; ")})` : "";
-      if (head.length > 26) lines.push(`  ${head}`, `  ${" ".repeat(26)}${def.description}${suffix}`);
-      else lines.push(`  ${pad(head, 26)}${def.description}${suffix}`);
+      if (head.length > 26) {
+        lines.push(`  ${head}`, `  ${" ".repeat(26)}${def.description}${suffix}`);
+      } else lines.push(`  ${pad(head, 26)}${def.description}${suffix}`);
     }
   }
   lines.push("", "Global flags:", ...globalFlagLines());
@@ -132,7 +135,9 @@ export function commandHelpData(entry: CommandEntry, spec: CommandSpec<any>) {
       required: Boolean(a.required),
       values: a.values ?? null,
     })),
-    flags: Object.entries(spec.flags as FlagDefs).filter(([, def]) => !def.hidden).map(([name, def]) => ({
+    flags: Object.entries(spec.flags as FlagDefs).filter(([, def]) => !def.hidden).map((
+      [name, def],
+    ) => ({
       name: `--${name}`,
       kind: def.kind,
       description: def.description,

@@ -91,7 +91,10 @@ export async function main(argv: string[], ctx: Ctx): Promise<number> {
     if (split.rest.length === 0 || split.help) {
       const { topHelp } = await import("./help.ts");
       return await printHelp(ctx, "help", topHelp(), {
-        commands: COMMANDS.filter((c) => !c.hidden).map((c) => ({ name: c.name, summary: c.summary })),
+        commands: COMMANDS.filter((c) => !c.hidden).map((c) => ({
+          name: c.name,
+          summary: c.summary,
+        })),
       });
     }
     return await fail(
@@ -152,7 +155,9 @@ export async function main(argv: string[], ctx: Ctx): Promise<number> {
       await writeJson(ctx, success(command, result.data, warnings, nextActions));
     } else if (!result.raw) {
       const text = result.human ?? renderData(result.data);
-      const next = nextActions.length ? `\nnext:\n${nextActions.map((a) => `  ${a}`).join("\n")}` : "";
+      const next = nextActions.length
+        ? `\nnext:\n${nextActions.map((a) => `  ${a}`).join("\n")}`
+        : "";
       if (text || next) await ctx.stdout.write(`${text}${next}\n`);
       await writeHumanWarnings(ctx, warnings);
     } else {

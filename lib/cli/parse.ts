@@ -174,7 +174,10 @@ function bindArgs(
       `${commandName(spec)} does not take ${extra.length > 1 ? "the arguments" : "the argument"} ${
         extra.map((v) => JSON.stringify(printable(v))).join(" ")
       }.`,
-      { data: { arguments: extra.map((v) => printable(v)) }, nextActions: [`${commandName(spec)} --help`] },
+      {
+        data: { arguments: extra.map((v) => printable(v)) },
+        nextActions: [`${commandName(spec)} --help`],
+      },
     );
   }
   return { args, rest };

@@ -168,7 +168,10 @@ export const flag = {
       schema: z.string().transform((raw, context) => {
         const ms = parseDuration(raw);
         if (ms === undefined) {
-          context.addIssue({ code: "custom", message: "must be a duration like 500ms, 30s, 10m, 2h or 7d" });
+          context.addIssue({
+            code: "custom",
+            message: "must be a duration like 500ms, 30s, 10m, 2h or 7d",
+          });
           return z.NEVER;
         }
         return ms;

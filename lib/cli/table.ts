@@ -20,7 +20,8 @@ export const GROUPS: Record<string, string> = {
   session: "Sessions: the active one, the list, titles.",
   skill: "Skill presence: which skill, mode and gate are active.",
   statusline: "The Claude Code status line: install, remove, render.",
-  "sub-agent": "Dispatch sub-agents and track them: records, heartbeats, status, artefacts, channel.",
+  "sub-agent":
+    "Dispatch sub-agents and track them: records, heartbeats, status, artefacts, channel.",
   context: "Prompt budget checks for sub-agent prompts.",
   swarm: "Plan and converge the parallel design/planning/test-case swarm.",
   request: "Role requests: templates, lint, state transitions with gates.",

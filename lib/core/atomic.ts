@@ -50,7 +50,10 @@ export function writeJsonAtomic(path: string, value: unknown): Promise<void> {
  * already exists: the complete temp file is hard-linked into place, so the
  * name never points at a partial file.
  */
-export async function createFileExclusive(path: string, data: string | Uint8Array): Promise<boolean> {
+export async function createFileExclusive(
+  path: string,
+  data: string | Uint8Array,
+): Promise<boolean> {
   const temp = await writeTemp(path, data);
   try {
     await Deno.link(temp, path);
@@ -58,7 +61,9 @@ export async function createFileExclusive(path: string, data: string | Uint8Arra
   } catch (error) {
     if (isAlreadyExists(error)) return false;
     // Filesystems without hard links: exclusive create, then rename-free write.
-    if (error instanceof Deno.errors.NotSupported || error instanceof Deno.errors.PermissionDenied) {
+    if (
+      error instanceof Deno.errors.NotSupported || error instanceof Deno.errors.PermissionDenied
+    ) {
       return await createByOpen(path, data);
     }
     throw error;

@@ -46,7 +46,9 @@ export async function guardPath(
   const reject = (why: string) =>
     usageError(
       "PATH_OUTSIDE_PROJECT",
-      `--${options.flag} ${JSON.stringify(printable(raw))} ${why}; paths must stay inside the project ${root}.`,
+      `--${options.flag} ${
+        JSON.stringify(printable(raw))
+      } ${why}; paths must stay inside the project ${root}.`,
       { data: { flag: options.flag, projectRoot: root } },
     );
   // deno-lint-ignore no-control-regex
@@ -61,7 +63,9 @@ export async function guardPath(
   const lexical = isAbsolute(raw) ? resolve(raw) : resolve(base, raw);
   if (!inside(root, lexical)) throw reject("is outside the project");
   const real = await realPrefix(lexical);
-  if (!inside(root, real)) throw reject("resolves through a symlink to a place outside the project");
+  if (!inside(root, real)) {
+    throw reject("resolves through a symlink to a place outside the project");
+  }
   if (options.mustExist) {
     try {
       await Deno.stat(real);

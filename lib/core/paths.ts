@@ -41,7 +41,12 @@ export function projectLayout(root: string) {
     requestsDir: (sid: string, role: string) =>
       join(sessionDir(sid), assertId(role, "role"), "requests"),
     request: (sid: string, role: string, rid: string) =>
-      join(sessionDir(sid), assertId(role, "role"), "requests", `${assertId(rid, "request id")}.md`),
+      join(
+        sessionDir(sid),
+        assertId(role, "role"),
+        "requests",
+        `${assertId(rid, "request id")}.md`,
+      ),
     systemDir: (sid: string) => join(sessionDir(sid), "system"),
     subAgentMarker: (sid: string, role: string) =>
       join(sessionDir(sid), "system", `sub-agent-${assertId(role, "role")}.json`),

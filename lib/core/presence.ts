@@ -78,7 +78,10 @@ export async function readPresence(
   return { presence: await readValidated(shared, PresenceSchema, options), path: shared };
 }
 
-export function readContextReading(project: Project, sid: string): Promise<ContextReading | undefined> {
+export function readContextReading(
+  project: Project,
+  sid: string,
+): Promise<ContextReading | undefined> {
   return readValidated(project.layout.context(sid), ContextReadingSchema, {
     what: "context reading",
   });
@@ -91,10 +94,18 @@ export interface PresenceView {
   role: string | null;
   setAt: string | null;
   updatedAt: string | null;
-  context: { ratioPct: number | null; action: ContextAction; source: string | null; at: string | null };
+  context: {
+    ratioPct: number | null;
+    action: ContextAction;
+    source: string | null;
+    at: string | null;
+  };
 }
 
-export function presenceView(presence: Presence | undefined, reading: ContextReading | undefined): PresenceView {
+export function presenceView(
+  presence: Presence | undefined,
+  reading: ContextReading | undefined,
+): PresenceView {
   return {
     skill: presence?.skill ?? null,
     mode: presence?.mode ?? null,

@@ -45,7 +45,9 @@ export async function resolveProject(ctx: Ctx): Promise<Project> {
       if (!isNotFound(error)) throw error;
       throw new PeaksError("PROJECT_NOT_FOUND", `The project directory ${wanted} does not exist.`, {
         data: { project: wanted },
-        instructions: ["Pass --project the path of an existing directory (peaks never creates it)."],
+        instructions: [
+          "Pass --project the path of an existing directory (peaks never creates it).",
+        ],
       });
     }
     if (!(await isDirectory(real))) {

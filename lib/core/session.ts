@@ -84,7 +84,9 @@ export async function resolveSession(
   if (!isValidId(sessionId)) {
     throw new PeaksError(
       "INVALID_IDENTIFIER",
-      `The session id ${JSON.stringify(printable(sessionId))} from ${origin} is not a valid identifier.`,
+      `The session id ${
+        JSON.stringify(printable(sessionId))
+      } from ${origin} is not a valid identifier.`,
       { exit: source === "flag" ? 2 : 1, data: { source }, nextActions: [initCommand(project)] },
     );
   }

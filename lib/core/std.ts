@@ -46,9 +46,17 @@ const windows = Deno.build.os === "windows";
 export const SEPARATOR = windows ? "\\" : "/";
 export const join = (windows ? winJoin : posixJoin) as (...paths: string[]) => string;
 export const resolve = (windows ? winResolve : posixResolve) as (...paths: string[]) => string;
-export const relative = (windows ? winRelative : posixRelative) as (from: string, to: string) => string;
+export const relative = (windows ? winRelative : posixRelative) as (
+  from: string,
+  to: string,
+) => string;
 export const dirname = (windows ? winDirname : posixDirname) as (path: string) => string;
-export const basename = (windows ? winBasename : posixBasename) as (path: string, suffix?: string) => string;
+export const basename = (windows ? winBasename : posixBasename) as (
+  path: string,
+  suffix?: string,
+) => string;
 export const isAbsolute = (windows ? winIsAbsolute : posixIsAbsolute) as (path: string) => boolean;
 export const normalize = (windows ? winNormalize : posixNormalize) as (path: string) => string;
-export const fromFileUrl = (windows ? winFromFileUrl : posixFromFileUrl) as (url: string | URL) => string;
+export const fromFileUrl = (windows ? winFromFileUrl : posixFromFileUrl) as (
+  url: string | URL,
+) => string;

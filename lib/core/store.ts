@@ -28,7 +28,9 @@ export async function readJsonFile(path: string, options: ReadOptions): Promise<
     text = await Deno.readTextFile(path);
   } catch (error) {
     if (isNotFound(error)) return undefined;
-    if (error instanceof Deno.errors.IsADirectory) throw unreadable(path, options, "it is a directory");
+    if (error instanceof Deno.errors.IsADirectory) {
+      throw unreadable(path, options, "it is a directory");
+    }
     throw error;
   }
   try {
@@ -81,7 +83,9 @@ export function updateJson<S extends z.ZodType, R = void>(
       if (!checked.success) {
         throw new PeaksError(
           "INTERNAL_ERROR",
-          `Refusing to write an invalid ${options.what} to ${path}: ${describeIssues(checked.error)}`,
+          `Refusing to write an invalid ${options.what} to ${path}: ${
+            describeIssues(checked.error)
+          }`,
         );
       }
       await writeJsonAtomic(path, checked.data);

@@ -4,7 +4,8 @@ import { displayPath } from "./paths.ts";
 import { writeFileAtomic } from "./atomic.ts";
 import { isNotFound } from "./errors.ts";
 
-export const GITIGNORE_BEGIN = "# >>> peaks managed block (peaks rewrites this block; edit outside it)";
+export const GITIGNORE_BEGIN =
+  "# >>> peaks managed block (peaks rewrites this block; edit outside it)";
 export const GITIGNORE_END = "# <<< peaks managed block";
 
 /** Patterns relative to .peaks/: run-time state, local preferences, lock and temp files. */

@@ -2,7 +2,13 @@
  * Edits of Claude Code's settings.json that keep every other byte (comments,
  * order, indentation) as the user wrote it. jsonc-parser is loaded only here.
  */
-import { applyEdits, type FormattingOptions, modify, parseTree, printParseErrorCode } from "jsonc-parser";
+import {
+  applyEdits,
+  type FormattingOptions,
+  modify,
+  parseTree,
+  printParseErrorCode,
+} from "jsonc-parser";
 import type { ParseError } from "jsonc-parser";
 import { isNotFound, PeaksError } from "../core/errors.ts";
 
@@ -81,6 +87,8 @@ export function setTopLevel(document: SettingsDocument, key: string, value: unkn
   if (document.text === undefined) {
     return value === undefined ? "{}\n" : `${JSON.stringify({ [key]: value }, null, 2)}\n`;
   }
-  const edits = modify(document.text, [key], value, { formattingOptions: formatting(document.text) });
+  const edits = modify(document.text, [key], value, {
+    formattingOptions: formatting(document.text),
+  });
   return applyEdits(document.text, edits);
 }

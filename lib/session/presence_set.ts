@@ -1,6 +1,11 @@
 import { defineCommand, flag } from "../cli/spec.ts";
 import { openSession, touchSession } from "../core/session.ts";
-import { callerIdFromEnv, PRESENCE_MODES, type Presence, PresenceSchema } from "../core/presence.ts";
+import {
+  callerIdFromEnv,
+  type Presence,
+  PRESENCE_MODES,
+  PresenceSchema,
+} from "../core/presence.ts";
 import { updateJson } from "../core/store.ts";
 import { displayPath } from "../core/paths.ts";
 import { assertId } from "../core/ids.ts";
@@ -13,7 +18,9 @@ function checkName(value: string | undefined, label: string): string | undefined
   if (!NAME.test(value)) {
     throw usageError(
       "INVALID_FLAG_VALUE",
-      `${label} must be 1-64 lowercase letters, digits, '-' or ':' (got ${JSON.stringify(value.slice(0, 80))}).`,
+      `${label} must be 1-64 lowercase letters, digits, '-' or ':' (got ${
+        JSON.stringify(value.slice(0, 80))
+      }).`,
       { data: { flag: label } },
     );
   }
@@ -29,9 +36,15 @@ export default defineCommand({
   args: [{ name: "skill", description: "The skill name, e.g. peaks-code.", required: true }],
   flags: {
     mode: flag.enum(PRESENCE_MODES, "Workflow mode."),
-    gate: flag.string("Current gate, e.g. startup, swarm-fan-out.", { placeholder: "<gate>", max: 64 }),
+    gate: flag.string("Current gate, e.g. startup, swarm-fan-out.", {
+      placeholder: "<gate>",
+      max: 64,
+    }),
     role: flag.string("Current role, e.g. prd, rd, qa.", { placeholder: "<role>", max: 64 }),
-    "session-id": flag.string("Session to use instead of the active one.", { placeholder: "<sid>", max: 128 }),
+    "session-id": flag.string("Session to use instead of the active one.", {
+      placeholder: "<sid>",
+      max: 128,
+    }),
   },
   examples: [
     "peaks skill presence:set peaks-code --gate startup --json",
@@ -46,21 +59,26 @@ export default defineCommand({
     if (callerId) assertId(callerId, "caller id");
     const path = project.layout.presence(sessionId, callerId);
     const now = ctx.now().toISOString();
-    const presence = await updateJson(path, PresenceSchema, { what: "presence file" }, (current) => {
-      const sameSkill = current?.skill === skill;
-      const next: Presence = {
-        version: 1,
-        sessionId,
-        callerId: callerId ?? null,
-        skill,
-        mode: given.has("mode") ? flags.mode ?? null : current?.mode ?? null,
-        gate: given.has("gate") ? gate ?? null : sameSkill ? current?.gate ?? null : null,
-        role: given.has("role") ? role ?? null : sameSkill ? current?.role ?? null : null,
-        setAt: sameSkill && current ? current.setAt : now,
-        updatedAt: now,
-      };
-      return { value: next, result: next };
-    });
+    const presence = await updateJson(
+      path,
+      PresenceSchema,
+      { what: "presence file" },
+      (current) => {
+        const sameSkill = current?.skill === skill;
+        const next: Presence = {
+          version: 1,
+          sessionId,
+          callerId: callerId ?? null,
+          skill,
+          mode: given.has("mode") ? flags.mode ?? null : current?.mode ?? null,
+          gate: given.has("gate") ? gate ?? null : sameSkill ? current?.gate ?? null : null,
+          role: given.has("role") ? role ?? null : sameSkill ? current?.role ?? null : null,
+          setAt: sameSkill && current ? current.setAt : now,
+          updatedAt: now,
+        };
+        return { value: next, result: next };
+      },
+    );
     await touchSession(project, sessionId, ctx.now());
     return {
       data: {
@@ -70,9 +88,9 @@ export default defineCommand({
         path: displayPath(project.root, path),
         presence,
       },
-      human: `presence: ${presence.skill} mode=${presence.mode ?? "-"} gate=${presence.gate ?? "-"} role=${
-        presence.role ?? "-"
-      }`,
+      human: `presence: ${presence.skill} mode=${presence.mode ?? "-"} gate=${
+        presence.gate ?? "-"
+      } role=${presence.role ?? "-"}`,
     };
   },
 });

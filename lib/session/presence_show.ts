@@ -17,7 +17,10 @@ export default defineCommand({
     "--header prints the one-line header the skills show on every turn.",
   flags: {
     header: flag.boolean("Print only the one-line status header."),
-    "session-id": flag.string("Session to use instead of the active one.", { placeholder: "<sid>", max: 128 }),
+    "session-id": flag.string("Session to use instead of the active one.", {
+      placeholder: "<sid>",
+      max: 128,
+    }),
   },
   examples: ["peaks skill presence --json", "peaks skill presence --header"],
   async run({ flags }, ctx) {

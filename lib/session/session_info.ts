@@ -45,10 +45,14 @@ export default defineCommand({
     }
     const meta = await readSessionMeta(project, sessionId);
     if (!meta) {
-      throw new PeaksError("SESSION_NOT_FOUND", `Session ${sessionId} does not exist in ${project.root}.`, {
-        data: { sessionId, projectRoot: project.root },
-        nextActions: [commandLine(["peaks", "session", "list", "--project", project.root])],
-      });
+      throw new PeaksError(
+        "SESSION_NOT_FOUND",
+        `Session ${sessionId} does not exist in ${project.root}.`,
+        {
+          data: { sessionId, projectRoot: project.root },
+          nextActions: [commandLine(["peaks", "session", "list", "--project", project.root])],
+        },
+      );
     }
     const binding = await readBinding(project).catch(() => undefined);
     const data = {

@@ -22,9 +22,13 @@ export default defineCommand({
       for await (const entry of Deno.readDir(project.layout.runtime)) {
         if (!entry.isDirectory || !isValidId(entry.name)) continue;
         try {
-          const meta = await readValidated(project.layout.sessionMeta(entry.name), SessionMetaSchema, {
-            what: "session metadata",
-          });
+          const meta = await readValidated(
+            project.layout.sessionMeta(entry.name),
+            SessionMetaSchema,
+            {
+              what: "session metadata",
+            },
+          );
           if (!meta) continue;
           rows.push({
             sessionId: meta.sessionId,
@@ -47,7 +51,8 @@ export default defineCommand({
       data: { projectRoot: project.root, total: rows.length, sessions: shown },
       warnings,
       human: shown.length
-        ? shown.map((r) => `${r.active ? "*" : " "} ${r.sessionId}  ${r.title ?? "(untitled)"}`).join("\n")
+        ? shown.map((r) => `${r.active ? "*" : " "} ${r.sessionId}  ${r.title ?? "(untitled)"}`)
+          .join("\n")
         : "no sessions (run peaks workspace init)",
     };
   },

@@ -33,11 +33,17 @@ export const statuslineFlags = {
 
 type Flags = { scope: "project" | "user"; ide: "claude-code"; force: boolean; "dry-run": boolean };
 
-async function settingsPath(ctx: Ctx, scope: Flags["scope"]): Promise<{ path: string; root: string | null }> {
+async function settingsPath(
+  ctx: Ctx,
+  scope: Flags["scope"],
+): Promise<{ path: string; root: string | null }> {
   if (scope === "user") {
     const home = ctx.env.get("HOME") || ctx.env.get("USERPROFILE");
     if (!home) {
-      throw new PeaksError("HOME_NOT_SET", "Neither HOME nor USERPROFILE is set; cannot find the user settings.");
+      throw new PeaksError(
+        "HOME_NOT_SET",
+        "Neither HOME nor USERPROFILE is set; cannot find the user settings.",
+      );
     }
     return { path: join(home, ".claude", "settings.json"), root: null };
   }
@@ -84,7 +90,9 @@ export async function editStatusline(
     else if (current !== undefined && !flags.force) {
       throw gateError(
         "STATUSLINE_CONFLICT",
-        `${path} already has a status line that is not peaks' (${JSON.stringify(current).slice(0, 120)}). ` +
+        `${path} already has a status line that is not peaks' (${
+          JSON.stringify(current).slice(0, 120)
+        }). ` +
           "Keep it, or replace it with --force.",
         { data: { path, existing: current }, nextActions: [rerun] },
       );
@@ -110,7 +118,11 @@ export async function editStatusline(
   if (changed && !flags["dry-run"]) {
     await writeFileAtomic(path, next!, { mode: await fileMode(path) });
   }
-  const reported = changed && flags["dry-run"] ? `would-be-${outcome}` : changed ? outcome : "unchanged";
+  const reported = changed && flags["dry-run"]
+    ? `would-be-${outcome}`
+    : changed
+    ? outcome
+    : "unchanged";
   return {
     data: {
       ...(root ? { projectRoot: root } : {}),

@@ -18,7 +18,9 @@ const MAX_STDIN_BYTES = 1024 * 1024;
 const REWRITE_AFTER_MS = 30_000;
 
 function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value) ? value as Record<string, unknown> : {};
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : {};
 }
 
 function number(value: unknown): number | undefined {
@@ -30,7 +32,10 @@ function text(value: unknown): string | undefined {
 }
 
 /** The context-window reading in Claude Code's status JSON, every field guarded. */
-export function readingFromStatus(status: Record<string, unknown>, at: string): ContextReading | undefined {
+export function readingFromStatus(
+  status: Record<string, unknown>,
+  at: string,
+): ContextReading | undefined {
   const window = record(status.context_window);
   const windowTokens = number(window.context_window_size);
   const usage = record(window.current_usage);
@@ -78,7 +83,8 @@ async function line(ctx: Ctx): Promise<string> {
   ]);
   if (
     fresh &&
-    (!stored || stored.ratioPct !== fresh.ratioPct || now.getTime() - Date.parse(stored.at) > REWRITE_AFTER_MS)
+    (!stored || stored.ratioPct !== fresh.ratioPct ||
+      now.getTime() - Date.parse(stored.at) > REWRITE_AFTER_MS)
   ) {
     await writeJsonAtomic(project.layout.context(sessionId), fresh);
   }
@@ -87,7 +93,11 @@ async function line(ctx: Ctx): Promise<string> {
   if (view.role) parts.push(view.role);
   if (view.gate) parts.push(`gate ${view.gate}`);
   if (view.context.ratioPct !== null) {
-    parts.push(`ctx ${view.context.ratioPct}%${view.context.action === "ok" ? "" : ` ${view.context.action}`}`);
+    parts.push(
+      `ctx ${view.context.ratioPct}%${
+        view.context.action === "ok" ? "" : ` ${view.context.action}`
+      }`,
+    );
   }
   return parts.join(" · ");
 }
@@ -99,7 +109,7 @@ export default defineCommand({
     "`peaks skill presence`, and prints one short line: skill, role, gate, context %. It never prints an error " +
     "and always exits 0, because a failing status line blanks the user's terminal line.",
   flags: {},
-  examples: ["echo '{\"context_window\":{\"used_percentage\":41}}' | peaks statusline render"],
+  examples: ['echo \'{"context_window":{"used_percentage":41}}\' | peaks statusline render'],
   async run(_input, ctx) {
     let output: string;
     try {

@@ -67,15 +67,27 @@ export default defineCommand({
         if (wanted) {
           const same = binding?.sessionId === wanted;
           return {
-            value: same ? undefined : { sessionId: wanted, createdAt: now, projectRoot: project.root },
-            result: { sessionId: wanted, how: same ? "reused" : "bound", previous: binding?.sessionId },
+            value: same
+              ? undefined
+              : { sessionId: wanted, createdAt: now, projectRoot: project.root },
+            result: {
+              sessionId: wanted,
+              how: same ? "reused" : "bound",
+              previous: binding?.sessionId,
+            },
           };
         }
         if (binding) {
-          const meta = await readValidated(project.layout.sessionMeta(binding.sessionId), SessionMetaSchema, {
-            what: "session metadata",
-          });
-          if (meta) return { result: { sessionId: binding.sessionId, how: "reused", previous: undefined } };
+          const meta = await readValidated(
+            project.layout.sessionMeta(binding.sessionId),
+            SessionMetaSchema,
+            {
+              what: "session metadata",
+            },
+          );
+          if (meta) {
+            return { result: { sessionId: binding.sessionId, how: "reused", previous: undefined } };
+          }
         }
         const sessionId = newSessionId(ctx.now());
         return {
@@ -93,7 +105,11 @@ export default defineCommand({
       if (meta) {
         existing.push(displayPath(project.root, metaPath));
       } else {
-        await writeJsonAtomic(metaPath, { sessionId: decision.sessionId, createdAt: now, lastActivity: now });
+        await writeJsonAtomic(metaPath, {
+          sessionId: decision.sessionId,
+          createdAt: now,
+          lastActivity: now,
+        });
         created.push(displayPath(project.root, metaPath));
       }
     });
@@ -110,7 +126,11 @@ export default defineCommand({
       created,
       existing,
     };
-    const verb = decision.how === "created" ? "created" : decision.how === "bound" ? "bound" : "reused";
+    const verb = decision.how === "created"
+      ? "created"
+      : decision.how === "bound"
+      ? "bound"
+      : "reused";
     return {
       data,
       human: [
@@ -119,7 +139,16 @@ export default defineCommand({
         created.length ? `created: ${created.join(", ")}` : "nothing new created",
       ].join("\n"),
       nextActions: [
-        commandLine(["peaks", "skill", "presence:set", "peaks-code", "--gate", "startup", "--project", project.root]),
+        commandLine([
+          "peaks",
+          "skill",
+          "presence:set",
+          "peaks-code",
+          "--gate",
+          "startup",
+          "--project",
+          project.root,
+        ]),
       ],
     };
   },

@@ -24,7 +24,9 @@ Deno.test("a typo in a command suggests the nearest one", async () => {
 Deno.test("--project that does not exist is PROJECT_NOT_FOUND and is never created", async () => {
   await using dir = await tempDir();
   const missing = `${dir.path}/does/not/exist`;
-  const result = await runPeaks(["workspace", "init", "--project", missing, "--json"], { cwd: dir.path });
+  const result = await runPeaks(["workspace", "init", "--project", missing, "--json"], {
+    cwd: dir.path,
+  });
   assertEquals(result.code, 1);
   assertEquals(result.json.code, "PROJECT_NOT_FOUND");
   assertEquals(await exists(`${dir.path}/does`), false);

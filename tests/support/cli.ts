@@ -15,7 +15,8 @@ export async function cacheDir(): Promise<string> {
   if (denoDir) return denoDir;
   const fromEnv = Deno.env.get("DENO_DIR");
   if (fromEnv) return (denoDir = fromEnv);
-  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" }).output();
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
+    .output();
   denoDir = JSON.parse(new TextDecoder().decode(out.stdout)).denoDir as string;
   return denoDir;
 }
@@ -42,7 +43,9 @@ export interface RunResult {
   json: any;
 }
 
-export async function baseEnv(options: { home?: string; cwd: string }): Promise<Record<string, string>> {
+export async function baseEnv(
+  options: { home?: string; cwd: string },
+): Promise<Record<string, string>> {
   return {
     HOME: options.home ?? join(options.cwd, ".home-not-used"),
     PATH: Deno.env.get("PATH") ?? "",
@@ -78,7 +81,11 @@ export async function runPeaks(args: string[], options: RunOptions): Promise<Run
 }
 
 /** Runs `count` tasks with at most `limit` in flight; results keep their order. */
-export async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
+export async function pool<T>(
+  count: number,
+  limit: number,
+  task: (i: number) => Promise<T>,
+): Promise<T[]> {
   const results: T[] = new Array(count);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, count) }, async () => {
