@@ -1,7 +1,7 @@
 /** Help text, generated from the command table and each command's declaration. */
 import { type CommandEntry, COMMANDS, groupCommands, GROUPS } from "./table.ts";
 import { GLOBAL_FLAGS } from "./globals.ts";
-import type { CommandSpec, FlagDef, FlagDefs } from "./spec.ts";
+import type { AnyCommand, FlagDef, FlagDefs } from "./spec.ts";
 import { formatDuration } from "./spec.ts";
 import { VERSION } from "./version.ts";
 
@@ -78,7 +78,7 @@ function defaultText(def: FlagDef): string | undefined {
   return String(def.default);
 }
 
-export function commandHelp(entry: CommandEntry, spec: CommandSpec<any>): string {
+export function commandHelp(entry: CommandEntry, spec: AnyCommand): string {
   const args = (spec.args ?? []).map((a) => {
     const word = a.variadic ? `<${a.name}...>` : `<${a.name}>`;
     return a.required ? word : `[${word}]`;
@@ -124,7 +124,7 @@ export function commandHelp(entry: CommandEntry, spec: CommandSpec<any>): string
 }
 
 /** The structured form of a command's help, for `--help --json`. */
-export function commandHelpData(entry: CommandEntry, spec: CommandSpec<any>) {
+export function commandHelpData(entry: CommandEntry, spec: AnyCommand) {
   return {
     name: spec.name,
     summary: entry.summary,

@@ -2,7 +2,7 @@
  * The kernel: argv -> command -> envelope -> exit code. Commands never print
  * envelopes and never exit; everything they throw ends up here.
  */
-import { PeaksError, usageError } from "../core/errors.ts";
+import { type PeaksError, usageError } from "../core/errors.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { printable } from "../core/ids.ts";
 import { COMMANDS, dottedName, findCommand, groupCommands, isGroup } from "./table.ts";

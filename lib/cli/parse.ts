@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseArgs } from "../core/std.ts";
 import { usageError } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
-import type { CommandSpec, FlagDef, FlagDefs, Input } from "./spec.ts";
+import type { AnyCommand, CommandSpec, FlagDef, FlagDefs, Input } from "./spec.ts";
 import { nearest } from "./suggest.ts";
 import { GLOBAL_FLAGS, splitToken } from "./globals.ts";
 
@@ -114,11 +114,11 @@ export function parseCommandArgs<F extends FlagDefs>(
   return { flags: values as Input<F>["flags"], ...bindArgs(spec, positionals), given: seen };
 }
 
-function commandName(spec: CommandSpec<any>): string {
+function commandName(spec: AnyCommand): string {
   return `peaks ${spec.name}`;
 }
 
-function unknownFlag(spec: CommandSpec<any>, token: string): Error {
+function unknownFlag(spec: AnyCommand, token: string): Error {
   const name = token.replace(/^-+/, "").split("=")[0];
   const candidates = [
     ...Object.keys(spec.flags).filter((n) => !spec.flags[n].hidden),
@@ -139,7 +139,7 @@ function unknownFlag(spec: CommandSpec<any>, token: string): Error {
 }
 
 function bindArgs(
-  spec: CommandSpec<any>,
+  spec: AnyCommand,
   positionals: string[],
 ): { args: Record<string, string | undefined>; rest: string[] } {
   const defs = spec.args ?? [];
@@ -183,7 +183,7 @@ function bindArgs(
   return { args, rest };
 }
 
-function missingArg(spec: CommandSpec<any>, name: string): Error {
+function missingArg(spec: AnyCommand, name: string): Error {
   return usageError("MISSING_ARGUMENT", `${commandName(spec)} needs <${name}>.`, {
     data: { argument: name },
     nextActions: [`${commandName(spec)} --help`],

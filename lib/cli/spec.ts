@@ -33,6 +33,7 @@ export interface ArgDef {
   values?: readonly string[];
 }
 
+// deno-lint-ignore no-explicit-any
 export type FlagDefs = Record<string, FlagDef<any, FlagKind>>;
 
 type ValueOf<D> = D extends FlagDef<infer T, FlagKind> ? T : never;
@@ -40,7 +41,7 @@ type HasDefault<D> = D extends { default: infer V } ? (undefined extends V ? fal
 type IsRequired<D> = D extends { required: true } ? true : false;
 
 export type FlagValues<F extends FlagDefs> = {
-  [K in keyof F]: F[K] extends FlagDef<any, "boolean"> ? boolean
+  [K in keyof F]: F[K] extends FlagDef<boolean, "boolean"> ? boolean
     : F[K] extends FlagDef<infer T, "list"> ? T[]
     : HasDefault<F[K]> extends true ? ValueOf<F[K]>
     : IsRequired<F[K]> extends true ? ValueOf<F[K]>
@@ -77,8 +78,12 @@ export interface CommandSpec<F extends FlagDefs = FlagDefs> {
   examples: string[];
   /** Exit codes worth spelling out beyond 0/1/2/3 basics. */
   exitNotes?: string[];
-  run(input: Input<F>, ctx: Ctx): Promise<CommandResult<any>>;
+  run(input: Input<F>, ctx: Ctx): Promise<CommandResult<unknown>>;
 }
+
+/** Any command, whatever its flags (the table and the kernel hold them this way). */
+// deno-lint-ignore no-explicit-any
+export type AnyCommand = CommandSpec<any>;
 
 export function defineCommand<F extends FlagDefs>(spec: CommandSpec<F>): CommandSpec<F> {
   return spec;

@@ -4,13 +4,13 @@
  * `deno compile` still embeds every module. Help for groups and the command
  * list comes from here without loading any command.
  */
-import type { CommandSpec } from "./spec.ts";
+import type { AnyCommand } from "./spec.ts";
 
 export interface CommandEntry {
   /** Words as typed: "sub-agent dispatch". */
   name: string;
   summary: string;
-  load: () => Promise<{ default: CommandSpec<any> }>;
+  load: () => Promise<{ default: AnyCommand }>;
   /** Plumbing that users and skills never call directly. */
   hidden?: boolean;
 }

@@ -25,8 +25,8 @@ export function assertId(value: string, label: string): string {
 
 /** Shortens and makes control characters visible so an echoed value stays safe. */
 export function printable(value: string, max = 80): string {
-  // deno-lint-ignore no-control-regex
   const visible = value.replace(
+    // deno-lint-ignore no-control-regex
     /[\u0000-\u001f\u007f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );

@@ -40,6 +40,7 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   /** The parsed envelope when stdout holds exactly one JSON document. */
+  // deno-lint-ignore no-explicit-any
   json: any;
 }
 
@@ -71,6 +72,7 @@ export async function runPeaks(args: string[], options: RunOptions): Promise<Run
   const out = await child.output();
   const stdout = new TextDecoder().decode(out.stdout);
   const stderr = new TextDecoder().decode(out.stderr);
+  // deno-lint-ignore no-explicit-any
   let json: any = undefined;
   try {
     json = JSON.parse(stdout);

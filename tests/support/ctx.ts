@@ -32,15 +32,24 @@ export function fakeCtx(options: {
   };
 }
 
+export interface RunOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+  // deno-lint-ignore no-explicit-any
+  json: any;
+}
+
 /** Runs argv through the kernel in-process; returns exit code, output and envelope. */
 export async function runInProcess(
   args: string[],
   options: Parameters<typeof fakeCtx>[0],
-): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
+): Promise<RunOutcome> {
   const ctx = fakeCtx(options);
   const code = await main(args, ctx);
   const stdout = ctx.out.join("");
-  let json: any;
+  let // deno-lint-ignore no-explicit-any
+  json: any;
   try {
     json = JSON.parse(stdout);
   } catch {
