@@ -25,6 +25,7 @@ export function projectLayout(root: string) {
     preferencesLocal: join(peaks, "preferences.local.json"),
     projectScanDir: join(peaks, "project-scan"),
     projectScan: join(peaks, "project-scan", "project-scan.md"),
+    projectScanJson: join(peaks, "project-scan", "project-scan.json"),
     standardsDir: join(peaks, "standards"),
     archive: join(subAgents, "_archive"),
     sessionBinding: join(runtime, "session.json"),
