@@ -1,0 +1,14 @@
+/**
+ * Test helper run as its own process (with the binary's permissions): one
+ * locked read-modify-write increment of a JSON counter.
+ */
+import { z } from "zod";
+import { updateJson } from "../../lib/core/store.ts";
+
+const CounterSchema = z.object({ count: z.number().int(), writers: z.array(z.string()) });
+
+const [path, id] = Deno.args;
+await updateJson(path, CounterSchema, { what: "counter" }, (current) => {
+  const value = current ?? { count: 0, writers: [] };
+  return { value: { count: value.count + 1, writers: [...value.writers, id] }, result: undefined };
+});
