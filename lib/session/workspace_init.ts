@@ -8,7 +8,6 @@ import { isNotFound, PeaksError } from "../core/errors.ts";
 import { SessionBindingSchema, SessionMetaSchema } from "../core/session.ts";
 import { ensureGitignore, ensureWorkspaceDirs } from "../core/workspace.ts";
 import { commandLine } from "../core/shell.ts";
-import { withLock } from "../core/lock.ts";
 
 async function refuseSymlinkedWorkspace(peaksDir: string): Promise<void> {
   try {
@@ -58,7 +57,20 @@ export default defineCommand({
     const gitignore = await ensureGitignore(project);
     const now = ctx.now().toISOString();
 
-    // Decide under the binding's lock so concurrent inits agree on one session.
+    // Decide and create the session under the binding's lock, so concurrent
+    // inits agree on one session and never see a binding without its metadata.
+    const created = [...dirs.created];
+    const existing = [...dirs.existing];
+    const ensureMeta = async (sessionId: string) => {
+      const metaPath = project.layout.sessionMeta(sessionId);
+      const meta = await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
+      if (meta) {
+        existing.push(displayPath(project.root, metaPath));
+        return;
+      }
+      await writeJsonAtomic(metaPath, { sessionId, createdAt: now, lastActivity: now });
+      created.push(displayPath(project.root, metaPath));
+    };
     const decision = await updateJson(
       project.layout.sessionBinding,
       SessionBindingSchema,
@@ -66,6 +78,7 @@ export default defineCommand({
       async (binding) => {
         if (wanted) {
           const same = binding?.sessionId === wanted;
+          await ensureMeta(wanted);
           return {
             value: same
               ? undefined
@@ -81,15 +94,15 @@ export default defineCommand({
           const meta = await readValidated(
             project.layout.sessionMeta(binding.sessionId),
             SessionMetaSchema,
-            {
-              what: "session metadata",
-            },
+            { what: "session metadata" },
           );
           if (meta) {
+            existing.push(displayPath(project.root, project.layout.sessionMeta(binding.sessionId)));
             return { result: { sessionId: binding.sessionId, how: "reused", previous: undefined } };
           }
         }
         const sessionId = newSessionId(ctx.now());
+        await ensureMeta(sessionId);
         return {
           value: { sessionId, createdAt: now, projectRoot: project.root },
           result: { sessionId, how: "created", previous: binding?.sessionId },
@@ -97,22 +110,6 @@ export default defineCommand({
       },
     );
 
-    const metaPath = project.layout.sessionMeta(decision.sessionId);
-    const created = [...dirs.created];
-    const existing = [...dirs.existing];
-    await withLock(metaPath, async () => {
-      const meta = await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
-      if (meta) {
-        existing.push(displayPath(project.root, metaPath));
-      } else {
-        await writeJsonAtomic(metaPath, {
-          sessionId: decision.sessionId,
-          createdAt: now,
-          lastActivity: now,
-        });
-        created.push(displayPath(project.root, metaPath));
-      }
-    });
     const gitignorePath = displayPath(project.root, project.layout.gitignore);
     if (gitignore === "created") created.push(gitignorePath);
     else existing.push(gitignorePath);

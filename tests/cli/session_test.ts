@@ -39,7 +39,7 @@ Deno.test("concurrent workspace inits agree on one session", async () => {
     () => runPeaks(["workspace", "init", "--json"], { cwd: dir.path }),
   );
   const ids = new Set(results.map((r) => r.json?.data?.sessionId));
-  assertEquals(results.map((r) => r.code), Array(12).fill(0));
+  assertEquals(results.map((r) => r.code), Array(24).fill(0));
   assertEquals(ids.size, 1);
 });
 
