@@ -34,8 +34,8 @@ Deno.test("workspace init is idempotent and reuses the bound session", async () 
 Deno.test("concurrent workspace inits agree on one session", async () => {
   await using dir = await tempDir();
   const results = await pool(
-    12,
-    12,
+    24,
+    24,
     () => runPeaks(["workspace", "init", "--json"], { cwd: dir.path }),
   );
   const ids = new Set(results.map((r) => r.json?.data?.sessionId));
