@@ -81,8 +81,48 @@ export const COMMANDS: CommandEntry[] = [
   // -- context --
   // -- swarm --
   // -- request --
+  {
+    name: "request init",
+    summary: "Create a role request from its template (preview unless --apply).",
+    load: () => import("../request/request_init.ts"),
+  },
+  {
+    name: "request show",
+    summary: "Show a request: state, body, history, what the next transition needs.",
+    load: () => import("../request/request_show.ts"),
+  },
+  {
+    name: "request list",
+    summary: "List the session's requests with their states.",
+    load: () => import("../request/request_list.ts"),
+  },
+  {
+    name: "request lint",
+    summary: "Lint a request: placeholders and '- ...' bullets are errors.",
+    load: () => import("../request/request_lint.ts"),
+  },
+  {
+    name: "request transition",
+    summary: "Move a request along its state graph, through the lint and prerequisite gates.",
+    load: () => import("../request/request_transition.ts"),
+  },
   // -- scan / standards / upgrade --
   // -- preferences --
+  {
+    name: "preferences get",
+    summary: "Show the project's preferences, or one key.",
+    load: () => import("../project/preferences_get.ts"),
+  },
+  {
+    name: "preferences set",
+    summary: "Set one preference (schema-checked; preview unless --apply).",
+    load: () => import("../project/preferences_set.ts"),
+  },
+  {
+    name: "preferences reset",
+    summary: "Remove one preference or reset them all (preview unless --apply).",
+    load: () => import("../project/preferences_reset.ts"),
+  },
   // -- skills / doctor / completions --
 ];
 

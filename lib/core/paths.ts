@@ -56,6 +56,23 @@ export function projectLayout(root: string) {
     sliceDag: (sid: string) => join(sessionDir(sid), "sc", "slice-dag.json"),
     detachedDir: (sid: string, rid: string) =>
       join(sessionDir(sid), "detached", assertId(rid, "request id")),
+    requestOverrides: (sid: string) => join(sessionDir(sid), "request-overrides.json"),
+    claudeMd: join(root, "CLAUDE.md"),
+
+    // Role artefacts that the request gates check.
+    uiDesignDraft: (sid: string) => join(sessionDir(sid), "ui", "design-draft.md"),
+    rdTechDoc: (sid: string) => join(sessionDir(sid), "rd", "tech-doc.md"),
+    rdBugAnalysis: (sid: string, rid: string) =>
+      join(sessionDir(sid), "rd", `bug-analysis-${assertId(rid, "request id")}.md`),
+    rdCodeReview: (sid: string) => join(sessionDir(sid), "rd", "code-review.md"),
+    qaTestCases: (sid: string, rid: string) =>
+      join(sessionDir(sid), "qa", "test-cases", `${assertId(rid, "request id")}.md`),
+    qaTestReport: (sid: string, rid: string) =>
+      join(sessionDir(sid), "qa", "test-reports", `${assertId(rid, "request id")}.md`),
+    scImpact: (sid: string, rid: string) =>
+      join(sessionDir(sid), "sc", `${assertId(rid, "request id")}-impact.md`),
+    txtHandoff: (sid: string, rid: string) =>
+      join(sessionDir(sid), "txt", `handoff-${assertId(rid, "request id")}.md`),
 
     agentsDir,
     dispatchRecord: (sid: string, fileName: string) => join(agentsDir(sid), fileName),

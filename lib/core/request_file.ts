@@ -12,6 +12,9 @@
  *     updatedAt: 2026-11-29T10:00:00.000Z
  *     ---
  *     # PRD: ...
+ *
+ * Optional keys, written only when they apply: `verdict` (qa, once
+ * `verdict-issued`), `blockedFrom` and `blockedReason` (while `blocked`).
  */
 import { z } from "zod";
 import { isNotFound } from "./errors.ts";
@@ -24,6 +27,10 @@ export type RequestRole = (typeof REQUEST_ROLES)[number];
 export const REQUEST_TYPES = ["feature", "bugfix", "refactor", "config", "docs", "chore"] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
 
+/** How a QA request's `verdict-issued` state is qualified. */
+export const QA_VERDICTS = ["pass", "return-to-rd", "blocked"] as const;
+export type QaVerdict = (typeof QA_VERDICTS)[number];
+
 export const RequestMetaSchema = z.object({
   rid: z.string(),
   role: z.enum(REQUEST_ROLES),
@@ -31,6 +38,9 @@ export const RequestMetaSchema = z.object({
   state: z.string().min(1),
   createdAt: z.string(),
   updatedAt: z.string(),
+  verdict: z.enum(QA_VERDICTS).optional(),
+  blockedFrom: z.string().min(1).optional(),
+  blockedReason: z.string().min(1).optional(),
 });
 export type RequestMeta = z.infer<typeof RequestMetaSchema>;
 
@@ -60,9 +70,28 @@ export function splitFrontMatter(
   return { fields, body: lines.slice(end + 1).join("\n"), bodyLine: end + 2 };
 }
 
+const META_KEYS: (keyof RequestMeta)[] = [
+  "rid",
+  "role",
+  "type",
+  "state",
+  "verdict",
+  "blockedFrom",
+  "blockedReason",
+  "createdAt",
+  "updatedAt",
+];
+
 export function renderFrontMatter(meta: RequestMeta): string {
-  const keys: (keyof RequestMeta)[] = ["rid", "role", "type", "state", "createdAt", "updatedAt"];
-  return [FENCE, ...keys.map((key) => `${key}: ${meta[key]}`), FENCE].join("\n");
+  const lines = META_KEYS.filter((key) => meta[key] !== undefined).map((key) =>
+    `${key}: ${String(meta[key]).replace(/[\r\n]+/g, " ").trim()}`
+  );
+  return [FENCE, ...lines, FENCE].join("\n");
+}
+
+/** The whole file: front matter, then the body exactly as given (parseRequest's inverse). */
+export function renderRequest(meta: RequestMeta, body: string): string {
+  return `${renderFrontMatter(meta)}\n${body}`;
 }
 
 export function parseRequest(path: string, text: string): RequestDocument {
