@@ -41,6 +41,8 @@ export const RequestMetaSchema = z.object({
   verdict: z.enum(QA_VERDICTS).optional(),
   blockedFrom: z.string().min(1).optional(),
   blockedReason: z.string().min(1).optional(),
+  /** QA only: how many times the work came back from RD for another test run. */
+  reworkRound: z.string().regex(/^[1-9][0-9]?$/).optional(),
 });
 export type RequestMeta = z.infer<typeof RequestMetaSchema>;
 
@@ -78,6 +80,7 @@ const META_KEYS: (keyof RequestMeta)[] = [
   "verdict",
   "blockedFrom",
   "blockedReason",
+  "reworkRound",
   "createdAt",
   "updatedAt",
 ];

@@ -19,6 +19,19 @@ export const ROLE_PATHS: Record<RequestRole, readonly string[]> = {
 };
 
 /**
+ * The RD-QA repair loop: after QA returns the work (`--verdict return-to-rd`),
+ * RD steps back from qa-handoff to implemented, and QA from verdict-issued to
+ * running for the next test run. These edges open only in that situation.
+ */
+export const REWORK_EDGES: Partial<Record<RequestRole, { from: string; to: string }>> = {
+  rd: { from: "qa-handoff", to: "implemented" },
+  qa: { from: "verdict-issued", to: "running" },
+};
+
+/** Test runs QA may repeat after returning work to RD, before the user must decide. */
+export const REWORK_LIMIT = 3;
+
+/**
  * Transitions that need `--confirm` when presence mode is assisted or strict:
  * the points where the user, not the model, decides.
  */
@@ -44,7 +57,7 @@ export function nextState(role: RequestRole, state: string): string | undefined 
   return index === -1 ? undefined : path[index + 1];
 }
 
-export type MoveKind = "forward" | "block" | "unblock" | "same";
+export type MoveKind = "forward" | "block" | "unblock" | "same" | "rework";
 
 export type MoveCheck =
   | { ok: true; kind: MoveKind }
@@ -61,7 +74,9 @@ export function allowedTargets(
 ): string[] {
   if (meta.state === BLOCKED) return [resumeState(meta)];
   const next = nextState(meta.role, meta.state);
-  return next ? [next, BLOCKED] : [BLOCKED];
+  const rework = REWORK_EDGES[meta.role];
+  const back = rework && rework.from === meta.state ? [rework.to] : [];
+  return next ? [next, ...back, BLOCKED] : [...back, BLOCKED];
 }
 
 /** Classifies a requested move, or says which targets are allowed instead. */
@@ -77,6 +92,8 @@ export function checkMove(
       : { ok: false, allowed: allowedTargets(meta) };
   }
   if (nextState(meta.role, meta.state) === to) return { ok: true, kind: "forward" };
+  const rework = REWORK_EDGES[meta.role];
+  if (rework && rework.from === meta.state && rework.to === to) return { ok: true, kind: "rework" };
   return { ok: false, allowed: allowedTargets(meta) };
 }
 

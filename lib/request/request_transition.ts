@@ -17,6 +17,7 @@ import {
   isRoleState,
   needsConfirm,
   nextState,
+  REWORK_LIMIT,
   ROLE_PATHS,
   roleStates,
 } from "./graph.ts";
@@ -33,6 +34,7 @@ import {
 } from "./load.ts";
 import { OVERRIDE_LIMIT, readOverrides, recordOverride } from "./overrides.ts";
 import { checkRequirements, requirementsFor } from "./prerequisites.ts";
+import { checkRework } from "./rework.ts";
 
 const CONFIRM_MODES = new Set(["assisted", "strict"]);
 
@@ -54,7 +56,8 @@ export default defineCommand({
   name: "request transition",
   description:
     "Moves a request along its role's state graph (one step forward, to blocked from anywhere, or from blocked " +
-    "back to the state it was blocked from). A forward step runs the lint gate (LINT_GATE_FAILED) and the " +
+    "back to the state it was blocked from; after a return-to-rd verdict RD may step back from qa-handoff to " +
+    "implemented and QA from verdict-issued to running, at most 3 re-tests). A forward step runs the lint gate (LINT_GATE_FAILED) and the " +
     "prerequisite gate for the request type (PREREQUISITES_MISSING, naming each file and exact heading). " +
     "--allow-incomplete --reason skips both gates, is recorded, and works 3 times per session. In assisted " +
     "and strict presence modes, prd confirmed-by-user, ui direction-locked, qa verdict-issued and txt finalized " +
@@ -207,6 +210,7 @@ export default defineCommand({
         }
       }
 
+      const rework = move.kind === "rework" ? await checkRework(session, meta, to) : undefined;
       const now = ctx.now().toISOString();
       let override: { reason: string; bypassed: string[]; used: number; remaining: number } | null =
         null;
@@ -232,7 +236,19 @@ export default defineCommand({
         delete next.blockedReason;
       }
       if (issuesVerdict) next.verdict = flags.verdict;
+      if (rework) {
+        const { round, ...changes } = rework;
+        Object.assign(next, changes);
+        if (changes.verdict === undefined && "verdict" in changes) delete next.verdict;
+        if (round) {
+          warnings.push({
+            code: "REWORK_ROUND",
+            message: `QA re-test round ${round} of ${REWORK_LIMIT}.`,
+          });
+        }
+      }
       const notes = [
+        ...(rework ? [`rework${rework.round ? ` round ${rework.round}` : ""}`] : []),
         ...(issuesVerdict ? [`verdict ${flags.verdict}`] : []),
         ...(flags.confirm && move.kind === "forward" ? ["confirmed"] : []),
         ...(override ? [`allow-incomplete (${bypassed.join(", ")})`] : []),
@@ -261,7 +277,17 @@ export default defineCommand({
         },
         warnings,
         nextActions: [
-          following
+          issuesVerdict && flags.verdict === "return-to-rd"
+            ? peaksCommand(session, [
+              "request",
+              "transition",
+              rid,
+              "--role",
+              "rd",
+              "--state",
+              "implemented",
+            ])
+            : following
             ? peaksCommand(session, [
               "request",
               "transition",
