@@ -90,7 +90,7 @@ export default defineCommand({
     'peaks request transition 001-login --role rd --state blocked --reason "waiting for the API schema" --json',
   ],
   exitNotes: [
-    "3  INVALID_TRANSITION, LINT_GATE_FAILED, PREREQUISITES_MISSING, CONFIRMATION_REQUIRED, ALLOW_INCOMPLETE_LIMIT",
+    "3  INVALID_TRANSITION, LINT_GATE_FAILED, PREREQUISITES_MISSING, CONFIRMATION_REQUIRED, ALLOW_INCOMPLETE_LIMIT, REWORK_LIMIT_REACHED",
   ],
   async run({ flags, args }, ctx) {
     const role = flags.role;
