@@ -79,6 +79,11 @@ export const COMMANDS: CommandEntry[] = [
   },
   // -- sub-agent --
   // -- context --
+  {
+    name: "context check",
+    summary: "Prompt budget verdict (G9) for a prompt file, optionally after headroom compression.",
+    load: () => import("../context/context_check.ts"),
+  },
   // -- swarm --
   // -- request --
   {

@@ -1,0 +1,141 @@
+import { defineCommand, flag } from "../cli/spec.ts";
+import { guardFlagPath, resolveProject } from "../core/project.ts";
+import { detectIde, IDE_IDS } from "../core/ide.ts";
+import { HEADROOM_MODES } from "../core/preferences.ts";
+import { PeaksError, usageError, type Warning } from "../core/errors.ts";
+import { displayPath } from "../core/paths.ts";
+import { commandLine } from "../core/shell.ts";
+import { PROMPT_HARD_LIMIT_BYTES, THRESHOLDS } from "./budget.ts";
+import { assertUnderHardLimit, budgetData, governPrompt, type RerunChange } from "./governance.ts";
+
+export const CHECK_ENVELOPE_VERSION = "1.0.0";
+
+export default defineCommand({
+  name: "context check",
+  description:
+    "Gives the G9 prompt-budget verdict dispatch would give, without dispatching: estimated tokens " +
+    "(UTF-8 bytes / 4) as a share of the sub-agent's context window. Below 50% ok; from 50% " +
+    "CONTEXT_SOFT_WARN; from 75% CONTEXT_NEAR_LIMIT; from 80% PROMPT_TOO_LARGE and from 90% " +
+    "PROMPT_EMERGENCY, both refused unless --force. Over 1 MiB is refused whatever the flags. " +
+    "--use-headroom compresses the prompt through the local headroom proxy first and judges the result.",
+  flags: {
+    "prompt-file": flag.string("The prompt to check (inside the project).", {
+      placeholder: "<path>",
+      required: true,
+      max: 4096,
+    }),
+    "context-window": flag.int("The sub-agent's context window in tokens (default: the IDE's).", {
+      min: 1_000,
+      max: 10_000_000,
+    }),
+    ide: flag.enum(IDE_IDS, "Judge against this IDE's default window (default: detected)."),
+    force: flag.boolean("Let a prompt from 80% of the window through; records forcedAt."),
+    "use-headroom": flag.boolean("Compress through the headroom proxy first (never blocks)."),
+    "headroom-mode": flag.enum(
+      HEADROOM_MODES,
+      "Token budget for compression: 40%, 20% or 70% of the prompt (default: preference, else balanced).",
+    ),
+  },
+  examples: [
+    "peaks context check --prompt-file .peaks/_runtime/prompt.md --json",
+    "peaks context check --prompt-file prompts/rd.md --context-window 128000 --use-headroom --json",
+    "peaks context check --prompt-file prompts/rd.md --ide codex --headroom-mode aggressive --use-headroom",
+  ],
+  exitNotes: [
+    "3: PROMPT_TOO_LARGE / PROMPT_EMERGENCY without --force, or PROMPT_OVER_HARD_LIMIT (> 1 MiB).",
+  ],
+  async run({ flags }, ctx) {
+    const project = await resolveProject(ctx);
+    const path = await guardFlagPath(ctx, project, flags["prompt-file"], {
+      flag: "prompt-file",
+      mustExist: true,
+    });
+    const info = await Deno.stat(path);
+    if (!info.isFile) {
+      throw usageError("INVALID_FLAG_VALUE", `--prompt-file ${path} is not a file.`, {
+        data: { flag: "prompt-file", path },
+      });
+    }
+    // Refused before reading, so a huge file is never loaded.
+    assertUnderHardLimit(info.size);
+    const prompt = await Deno.readTextFile(path);
+    const detected = await detectIde(ctx.env, project.root, flags.ide);
+
+    const rerun = (change: RerunChange) => {
+      const useHeadroom = flags["use-headroom"] || change.useHeadroom === true;
+      const mode = change.headroomMode ?? flags["headroom-mode"];
+      return commandLine([
+        "peaks",
+        "context",
+        "check",
+        "--prompt-file",
+        path,
+        ...(flags["context-window"] === undefined
+          ? []
+          : ["--context-window", String(flags["context-window"])]),
+        ...(flags.ide === undefined ? [] : ["--ide", flags.ide]),
+        ...(useHeadroom ? ["--use-headroom"] : []),
+        ...(useHeadroom && mode !== undefined ? ["--headroom-mode", mode] : []),
+        ...(flags.force || change.force ? ["--force"] : []),
+        "--project",
+        project.root,
+      ]);
+    };
+
+    const ideWarnings: Warning[] = detected.source === "assumed"
+      ? [{
+        code: "IDE_ASSUMED",
+        message:
+          "No IDE detected from the environment or project folders; judged as claude-code. " +
+          "Pass --ide to choose.",
+      }]
+      : [];
+    const where = {
+      projectRoot: project.root,
+      promptFile: displayPath(project.root, path),
+      ide: detected.ide.id,
+      ideSource: detected.source,
+    };
+
+    let outcome;
+    try {
+      outcome = await governPrompt({
+        prompt,
+        ide: detected.ide,
+        contextWindow: flags["context-window"],
+        force: flags.force,
+        useHeadroom: flags["use-headroom"],
+        headroomMode: flags["headroom-mode"],
+        project,
+        env: ctx.env,
+        now: ctx.now(),
+        rerun,
+      });
+    } catch (error) {
+      if (error instanceof PeaksError) {
+        Object.assign(error.data, where, { envelopeVersion: CHECK_ENVELOPE_VERSION });
+        error.warnings.unshift(...ideWarnings);
+      }
+      throw error;
+    }
+
+    const data = {
+      envelopeVersion: CHECK_ENVELOPE_VERSION,
+      ...where,
+      ...budgetData(outcome),
+      thresholds: { ...THRESHOLDS, hardLimitBytes: PROMPT_HARD_LIMIT_BYTES },
+    };
+    const compressedNote = outcome.headroomCompressed
+      ? ` after headroom (${outcome.originalPromptSize} -> ${outcome.promptSize} bytes)`
+      : "";
+    return {
+      data,
+      warnings: [...ideWarnings, ...outcome.warnings],
+      nextActions: outcome.suggestions,
+      human:
+        `${outcome.budget.tier}: ${outcome.budget.estimatedTokens} tokens = ${outcome.budget.percent}% ` +
+        `of ${outcome.budget.contextWindow} (${detected.ide.id})${compressedNote}` +
+        (outcome.forcedAt ? `, forced at ${outcome.forcedAt}` : ""),
+    };
+  },
+});
