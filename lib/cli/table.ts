@@ -81,7 +81,7 @@ export const COMMANDS: CommandEntry[] = [
   // -- context --
   {
     name: "context check",
-    summary: "Prompt budget verdict (G9) for a prompt file, optionally after headroom compression.",
+    summary: "Budget verdict for a sub-agent prompt, optionally after headroom compression.",
     load: () => import("../context/context_check.ts"),
   },
   // -- swarm --
