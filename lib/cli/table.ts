@@ -84,6 +84,26 @@ export const COMMANDS: CommandEntry[] = [
   // -- scan / standards / upgrade --
   // -- preferences --
   // -- skills / doctor / completions --
+  {
+    name: "skills install",
+    summary: "Install the bundled skills into agents' skills folders (with a manifest).",
+    load: () => import("../skills/skills_install.ts"),
+  },
+  {
+    name: "skills uninstall",
+    summary: "Remove the skills peaks installed; edited files are kept.",
+    load: () => import("../skills/skills_uninstall.ts"),
+  },
+  {
+    name: "skills list",
+    summary: "Show installed skills per agent and scope, with their state.",
+    load: () => import("../skills/skills_list.ts"),
+  },
+  {
+    name: "skills verify",
+    summary: "Compare installed skills with the source and the manifest (exit 3 on drift).",
+    load: () => import("../skills/skills_verify.ts"),
+  },
 ];
 
 export function findCommand(words: string[]): { entry: CommandEntry; used: number } | undefined {
