@@ -104,6 +104,11 @@ export const COMMANDS: CommandEntry[] = [
     summary: "Compare installed skills with the source and the manifest (exit 3 on drift).",
     load: () => import("../skills/skills_verify.ts"),
   },
+  {
+    name: "completions",
+    summary: "Print a shell completion script: bash, zsh, fish or powershell.",
+    load: () => import("./completions/command.ts"),
+  },
 ];
 
 export function findCommand(words: string[]): { entry: CommandEntry; used: number } | undefined {
