@@ -129,6 +129,31 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../project/preferences_reset.ts"),
   },
   // -- skills / doctor / completions --
+  {
+    name: "skills install",
+    summary: "Install the bundled skills into agents' skills folders (with a manifest).",
+    load: () => import("../skills/skills_install.ts"),
+  },
+  {
+    name: "skills uninstall",
+    summary: "Remove the skills peaks installed; edited files are kept.",
+    load: () => import("../skills/skills_uninstall.ts"),
+  },
+  {
+    name: "skills list",
+    summary: "Show installed skills per agent and scope, with their state.",
+    load: () => import("../skills/skills_list.ts"),
+  },
+  {
+    name: "skills verify",
+    summary: "Compare installed skills with the source and the manifest (exit 3 on drift).",
+    load: () => import("../skills/skills_verify.ts"),
+  },
+  {
+    name: "completions",
+    summary: "Print a shell completion script: bash, zsh, fish or powershell.",
+    load: () => import("./completions/command.ts"),
+  },
 ];
 
 export function findCommand(words: string[]): { entry: CommandEntry; used: number } | undefined {
