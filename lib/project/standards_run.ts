@@ -27,7 +27,7 @@ import {
 import { gatherFacts } from "./facts.ts";
 import { isLegacyArchetype, renderBlockBody } from "./standards_render.ts";
 import { renderBlock } from "./standards_files.ts";
-import { applyPlans, type FileReport, planTargets } from "./standards_targets.ts";
+import { applyPlans, type FilePlan, planTargets } from "./standards_targets.ts";
 import { listClaudeRules } from "./claude_rules.ts";
 import { readIfPresent } from "./text_file.ts";
 
@@ -47,17 +47,16 @@ interface ConventionsSource {
   source: string;
 }
 
+/** The stored scan, or a fresh one (written later, with --apply, once nothing refused). */
 async function loadScan(
   project: Project,
   now: Date,
-  apply: boolean,
 ): Promise<{ scan: ScanResult; source: "existing" | "scanned"; problems: string[] }> {
   if (await scanFilesExist(project)) {
     const scan = await readScanResult(project);
     if (scan) return { scan, source: "existing", problems: [] };
   }
   const { result, problems } = await scanProject(project.root, now);
-  if (apply) await writeScanFiles(project, result);
   return { scan: result, source: "scanned", problems };
 }
 
@@ -104,7 +103,7 @@ export async function runStandards(
   const apply = flags.apply;
   const project = await resolveProject(ctx);
   const root = project.root;
-  const { scan, source: scanSource, problems } = await loadScan(project, ctx.now(), apply);
+  const { scan, source: scanSource, problems } = await loadScan(project, ctx.now());
   const legacy = isLegacyArchetype(scan);
   const conventions = legacy ? await loadConventions(ctx, project, flags["session-id"]) : null;
   const body = renderBlockBody({ scan, conventions: conventions?.sections ?? null });
@@ -140,19 +139,19 @@ export async function runStandards(
 
   const plan = () =>
     planTargets(project, { scan, body, conventions: conventions?.sections ?? null }, which);
-  let files: FileReport[];
+  const refused = (plans: FilePlan[]) => plans.some((p) => p.report.status === "review-only");
+  // Planned once without a lock, so a refusal leaves no trace (not even a lock file);
+  // with --apply, planned again under the lock before anything is written.
+  let files = (await plan()).map((p) => p.report);
   let gitignore: string | null = null;
-  if (apply) {
+  if (apply && !files.some((f) => f.status === "review-only")) {
     ({ files, gitignore } = await withLock(project.layout.standardsDir, async () => {
       const plans = await plan();
-      if (plans.some((p) => p.report.status === "review-only")) {
-        return { files: plans.map((p) => p.report), gitignore: null };
-      }
+      if (refused(plans)) return { files: plans.map((p) => p.report), gitignore: null };
       const outcome = await ensureGitignore(project);
+      if (scanSource === "scanned") await writeScanFiles(project, scan);
       return { files: await applyPlans(project, plans), gitignore: outcome };
     }));
-  } else {
-    files = (await plan()).map((p) => p.report);
   }
   const rules = await listClaudeRules(project);
   const reviewOnly = files.filter((f) => f.status === "review-only");
