@@ -87,7 +87,7 @@ export default defineCommand({
         `frontendOnly: ${result.frontendOnly} - ${result.frontendOnlyReason}`,
         "stack:",
         ...(stackLines.length ? stackLines : ["  nothing detected"]),
-        `legacy constraints: ${result.legacyConstraints.length ? "" : "none"}`,
+        `legacy constraints:${result.legacyConstraints.length ? "" : " none"}`,
         ...result.legacyConstraints.map((c) => `  - ${c}`),
         written.length ? `wrote ${written.join(", ")}` : "dry run: nothing written",
       ].join("\n"),

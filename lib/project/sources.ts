@@ -6,6 +6,7 @@ import type { ProjectFacts } from "./facts.ts";
 
 export const MAX_SAMPLED_SOURCES = 600;
 const MAX_SOURCE_BYTES = 64 * 1024;
+const READ_BATCH = 32;
 
 export interface SourceText {
   path: string;
@@ -30,7 +31,11 @@ export function sampleSources(facts: ProjectFacts): Promise<SourceSample> {
     sample = (async () => {
       const candidates = facts.walk.files.filter((f) => SOURCE.test(f) && !SKIP.test(f));
       const chosen = candidates.slice(0, MAX_SAMPLED_SOURCES);
-      const texts = await Promise.all(chosen.map((path) => facts.read(path)));
+      // In batches, so a big sample never holds hundreds of files open at once.
+      const texts: (string | undefined)[] = [];
+      for (let i = 0; i < chosen.length; i += READ_BATCH) {
+        texts.push(...await Promise.all(chosen.slice(i, i + READ_BATCH).map((p) => facts.read(p))));
+      }
       const sources: SourceText[] = [];
       chosen.forEach((path, i) => {
         const text = texts[i];

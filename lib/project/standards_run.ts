@@ -45,6 +45,8 @@ type Flags = { apply: boolean; "dry-run": boolean; "session-id"?: string };
 interface ConventionsSource {
   sections: ConventionSection[];
   source: string;
+  /** Read from the session's existing-system.md (false: extracted in memory just now). */
+  fromFile: boolean;
 }
 
 /** The stored scan, or a fresh one (written later, with --apply, once nothing refused). */
@@ -78,6 +80,7 @@ async function loadConventions(
       return {
         sections: readConventionSections(text),
         source: displayPath(project.root, path),
+        fromFile: true,
         sessionId,
       };
     }
@@ -86,6 +89,7 @@ async function loadConventions(
   return {
     sections: conventionsToSections(await extractConventions(facts)),
     source: "extracted now (no existing-system.md in the session)",
+    fromFile: false,
     sessionId,
   };
 }
@@ -175,7 +179,7 @@ export async function runStandards(
   const nextActions: string[] = [];
   const pending = files.some((f) => f.status === "planned");
   if (!apply && pending) nextActions.push(rerun(["--apply"]));
-  if (legacy && conventions && !conventions.source.endsWith(".md") && conventions.sessionId) {
+  if (legacy && conventions && !conventions.fromFile && conventions.sessionId) {
     nextActions.push(commandLine(["peaks", "scan", "existing-system", "--project", root]));
   }
   if (rules.some((r) => r.peaksManaged)) {

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { runPeaks } from "../support/cli.ts";
+import { pool, runPeaks } from "../support/cli.ts";
 import { runActions } from "../support/actions.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
 import { copyFixture, FIXTURE_NAMES, snapshot } from "../support/fixtures.ts";
@@ -267,4 +267,20 @@ Deno.test("an empty project gets honest 'unknown' stack bullets that do not pass
   assertEquals(result.code, 0, result.stderr);
   assertEquals(result.json.data.archetype, "greenfield");
   assertEquals(result.json.data.gateG.namesStack, false);
+});
+
+Deno.test("many concurrent update --apply runs leave exactly one valid block", async () => {
+  await using dir = await tempDir();
+  const root = await copyFixture("pnpm-monorepo", dir.path);
+  await writeText(`${root}/CLAUDE.md`, "# Lumen\n\nOur notes.\n");
+  const results = await pool(16, 16, () => standards("update", root, "--apply"));
+  for (const r of results) assertEquals(r.code, 0, r.stdout + r.stderr);
+  const claude = await Deno.readTextFile(`${root}/CLAUDE.md`);
+  assertEquals(claude.split(STANDARDS_BEGIN).length, 2, "one block");
+  assert(claude.startsWith("# Lumen\n\nOur notes.\n\n<!-- peaks:standards:begin -->"));
+  assertEquals(checkStandardsBlock(claude).namesStack, true);
+  const appended = results.filter((r) =>
+    r.json.data.files.find((f: { path: string }) => f.path === "CLAUDE.md").status === "appended"
+  );
+  assertEquals(appended.length, 1, "one process wrote, the others found it up to date");
 });

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { runPeaks } from "../support/cli.ts";
+import { pool, runPeaks } from "../support/cli.ts";
 import { runActions } from "../support/actions.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
 import { snapshot } from "../support/fixtures.ts";
@@ -220,4 +220,19 @@ Deno.test("upgrade usage: one of --detect-1x / --to, --auto required, a workspac
   assertEquals(noWorkspace.json.code, "NO_WORKSPACE");
   const [init] = await runActions(noWorkspace.json.nextActions, { cwd: dir.path, home });
   assertEquals(init.code, 0);
+});
+
+Deno.test("concurrent migrations: one does the work, the rest find nothing to do", async () => {
+  await using dir = await tempDir();
+  const home = `${dir.path}/home`;
+  const root = `${dir.path}/app`;
+  await oneXProject(root);
+  const results = await pool(12, 12, () => upgrade(root, home, "--to", "2.0", "--auto"));
+  for (const r of results) assertEquals(r.code, 0, r.stdout + r.stderr);
+  assertEquals(results.filter((r) => r.json.data.changed).length, 1);
+  const records = [...Deno.readDirSync(`${root}/.peaks/upgrade`)].filter((e) =>
+    e.name.startsWith("upgrade-")
+  );
+  assertEquals(records.length, 1);
+  assert(await exists(`${root}/.peaks/_runtime/2026-06-06-session-5b1095/rd/tech-doc.md`));
 });
