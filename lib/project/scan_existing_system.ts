@@ -101,7 +101,16 @@ export default defineCommand({
         ],
       },
       warnings,
-      nextActions: [commandLine(["peaks", "standards", "update", "--project", project.root])],
+      nextActions: [
+        commandLine([
+          "peaks",
+          "standards",
+          "update",
+          "--project",
+          project.root,
+          ...(flags["session-id"] ? ["--session-id", sessionId] : []),
+        ]),
+      ],
       human: [
         `${rel}: ${status}`,
         `extracted: ${

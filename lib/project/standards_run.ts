@@ -115,6 +115,14 @@ export async function runStandards(
   const sessionArgs = flags["session-id"] ? ["--session-id", flags["session-id"]] : [];
   const rerun = (extra: string[]) =>
     commandLine(["peaks", "standards", which, "--project", root, ...sessionArgs, ...extra]);
+  const extractCmd = commandLine([
+    "peaks",
+    "scan",
+    "existing-system",
+    "--project",
+    root,
+    ...sessionArgs,
+  ]);
 
   if (legacy && (!gate.namesStack || !conventions?.sections.length)) {
     const missing = [
@@ -132,11 +140,8 @@ export async function runStandards(
           "Run the existing-system extraction in a session, complete its TO COMPLETE headings from the code, then preview again.",
         ],
         nextActions: conventions?.sessionId
-          ? [commandLine(["peaks", "scan", "existing-system", "--project", root]), rerun([])]
-          : [
-            commandLine(["peaks", "workspace", "init", "--project", root]),
-            commandLine(["peaks", "scan", "existing-system", "--project", root]),
-          ],
+          ? [extractCmd, rerun([])]
+          : [commandLine(["peaks", "workspace", "init", "--project", root]), extractCmd],
       },
     );
   }
@@ -180,7 +185,7 @@ export async function runStandards(
   const pending = files.some((f) => f.status === "planned");
   if (!apply && pending) nextActions.push(rerun(["--apply"]));
   if (legacy && conventions && !conventions.fromFile && conventions.sessionId) {
-    nextActions.push(commandLine(["peaks", "scan", "existing-system", "--project", root]));
+    nextActions.push(extractCmd);
   }
   if (rules.some((r) => r.peaksManaged)) {
     nextActions.push(commandLine(["peaks", "upgrade", "--detect-1x", "--project", root]));

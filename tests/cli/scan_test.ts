@@ -116,6 +116,9 @@ Deno.test("scan existing-system needs a session, then keeps the skill's complete
     assertMatch(text, new RegExp(`^${heading}$`, "m"));
   }
   assertMatch(text, /^- TO COMPLETE: /m);
+  const [standardsPreview] = await runActions(first.json.nextActions, { cwd: root });
+  assertEquals(standardsPreview.code, 0, standardsPreview.stdout);
+  assertEquals(standardsPreview.json.data.conventions.source, first.json.data.path);
 
   const completed = text.replace(
     /- TO COMPLETE: how failed requests[^\n]*/,

@@ -284,3 +284,16 @@ Deno.test("many concurrent update --apply runs leave exactly one valid block", a
   );
   assertEquals(appended.length, 1, "one process wrote, the others found it up to date");
 });
+
+Deno.test("a broken project-scan.json is RECORD_UNREADABLE with a repair that works", async () => {
+  await using dir = await tempDir();
+  const root = await copyFixture("python-service", dir.path);
+  await runPeaks(["scan", "archetype", "--project", root], { cwd: root });
+  await Deno.writeTextFile(`${root}/.peaks/project-scan/project-scan.json`, '{"version": 1, "arch');
+  const broken = await standards("update", root);
+  assertEquals(broken.code, 1);
+  assertEquals(broken.json.code, "RECORD_UNREADABLE");
+  const [repair] = await runActions(broken.json.nextActions, { cwd: root });
+  assertEquals(repair.code, 0, repair.stderr);
+  assertEquals((await standards("update", root)).code, 0);
+});
