@@ -112,6 +112,31 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../request/request_transition.ts"),
   },
   // -- scan / standards / upgrade --
+  {
+    name: "scan archetype",
+    summary: "Detect archetype, stack, frontendOnly and legacy constraints; write project-scan.",
+    load: () => import("../project/scan_archetype.ts"),
+  },
+  {
+    name: "scan existing-system",
+    summary: "Extract naming, layout, service-layer and hooks conventions for legacy code.",
+    load: () => import("../project/scan_existing_system.ts"),
+  },
+  {
+    name: "standards init",
+    summary: "Create CLAUDE.md / AGENTS.md standards from the scan (dry-run unless --apply).",
+    load: () => import("../project/standards_init.ts"),
+  },
+  {
+    name: "standards update",
+    summary: "Refresh the peaks standards block; never touches text outside it.",
+    load: () => import("../project/standards_update.ts"),
+  },
+  {
+    name: "upgrade",
+    summary: "Detect a peaks 1.x workspace (--detect-1x) or migrate it (--to 2.0 --auto).",
+    load: () => import("../project/upgrade.ts"),
+  },
   // -- preferences --
   {
     name: "preferences get",

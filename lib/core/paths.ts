@@ -27,6 +27,15 @@ export function projectLayout(root: string) {
     projectScan: join(peaks, "project-scan", "project-scan.md"),
     projectScanJson: join(peaks, "project-scan", "project-scan.json"),
     standardsDir: join(peaks, "standards"),
+    upgradeDir: join(peaks, "upgrade"),
+    upgradeRecord: (stamp: string) =>
+      join(peaks, "upgrade", `upgrade-${assertId(stamp, "upgrade stamp")}.json`),
+    upgradeBackupDir: (stamp: string) =>
+      join(peaks, "upgrade", "backups", assertId(stamp, "upgrade stamp")),
+    /** peaks 1.x kept these at the top of .peaks/; `upgrade` moves them away. */
+    legacySessionDir: (sid: string) => join(peaks, assertId(sid, "session id")),
+    legacyActiveSkill: join(peaks, ".active-skill.json"),
+    legacySessionFile: join(peaks, ".session.json"),
     archive: join(subAgents, "_archive"),
     sessionBinding: join(runtime, "session.json"),
 
