@@ -114,7 +114,7 @@ export const COMMANDS: CommandEntry[] = [
   // -- scan / standards / upgrade --
   {
     name: "scan archetype",
-    summary: "Detect archetype, stack, frontendOnly and legacy constraints; write project-scan.",
+    summary: "Detect archetype, stack, frontendOnly and legacy constraints.",
     load: () => import("../project/scan_archetype.ts"),
   },
   {

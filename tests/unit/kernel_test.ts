@@ -139,8 +139,11 @@ Deno.test("every example in the table parses against its own command", async () 
   for (const entry of COMMANDS) {
     const spec = (await entry.load()).default;
     for (const example of spec.examples) {
-      const words = example.slice(example.indexOf("peaks ") + 6).match(/"[^"]*"|'[^']*'|\S+/g) ??
-        [];
+      const line = example.slice(example.indexOf("peaks ") + 6);
+      const all = line.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+      // Stop at shell syntax (redirects, pipes, sequencing): only the peaks words are parsed.
+      const stop = all.findIndex((w) => /^(>|>>|\||&&|;|2>)/.test(w));
+      const words = stop === -1 ? all : all.slice(0, stop);
       const argv = words.map((w) => w.replace(/^["']|["']$/g, ""));
       const split = splitGlobals(argv);
       const used = entry.name.split(" ").length;
