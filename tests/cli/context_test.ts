@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks, type RunResult } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { answer, deadPort, fakeHeadroomProxy, type Script } from "../support/headroom_proxy.ts";
-import { shellWords } from "../support/shell_words.ts";
+import { shellWords } from "../support/next_actions.ts";
 
 interface Fixture {
   root: string;

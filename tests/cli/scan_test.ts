@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
-import { runActions } from "../support/actions.ts";
+import { runActions } from "../support/next_actions.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
 import { copyFixture, FIXTURE_NAMES } from "../support/fixtures.ts";
 import { EXPECTED } from "../support/fixture_expectations.ts";

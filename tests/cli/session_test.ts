@@ -1,16 +1,7 @@
 import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
 import { pool, runPeaks } from "../support/cli.ts";
 import { exists, tempDir } from "../support/temp.ts";
-
-/** Runs a nextAction string as a shell would (words, single-quoted values). */
-export function words(command: string): string[] {
-  const out: string[] = [];
-  for (const match of command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)) {
-    out.push(match[1] !== undefined ? match[1].replaceAll(`'\\''`, "'") : match[2]);
-  }
-  assertEquals(out[0], "peaks", command);
-  return out.slice(1);
-}
+import { peaksWords } from "../support/next_actions.ts";
 
 Deno.test("workspace init is idempotent and reuses the bound session", async () => {
   await using dir = await tempDir();
@@ -26,7 +17,7 @@ Deno.test("workspace init is idempotent and reuses the bound session", async () 
   assertEquals(second.json.data.created, []);
   assertEquals(second.json.data.gitignore, "unchanged");
   for (const action of first.json.nextActions) {
-    const next = await runPeaks([...words(action), "--json"], { cwd: dir.path });
+    const next = await runPeaks([...peaksWords(action), "--json"], { cwd: dir.path });
     assertEquals(next.code, 0, `${action}: ${next.stdout}${next.stderr}`);
   }
 });
@@ -92,7 +83,7 @@ Deno.test("no session: NO_ACTIVE_SESSION whose next action works when run", asyn
   assertEquals(missing.json.code, "NO_ACTIVE_SESSION");
   assertEquals(await exists(`${dir.path}/.peaks`), false, "reading creates nothing");
   const [action] = missing.json.nextActions;
-  const run = await runPeaks([...words(action), "--json"], { cwd: "/" });
+  const run = await runPeaks([...peaksWords(action), "--json"], { cwd: "/" });
   assertEquals(run.code, 0, run.stdout);
   const again = await runPeaks(["session", "info", "--active", "--json"], { cwd: dir.path });
   assertEquals(again.code, 0);
@@ -110,7 +101,7 @@ Deno.test("session resolution: --session-id > PEAKS_SESSION_ID > binding", async
   });
   assertEquals(unknown.json.code, "SESSION_NOT_FOUND");
   assertEquals(await exists(`${dir.path}/.peaks/_runtime/${other}`), false);
-  const create = await runPeaks([...words(unknown.json.nextActions[0]), "--json"], {
+  const create = await runPeaks([...peaksWords(unknown.json.nextActions[0]), "--json"], {
     cwd: dir.path,
   });
   assertEquals(create.json.data.session, "bound");

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
 import { pool, runPeaks } from "../support/cli.ts";
-import { runNextAction } from "../support/next_action.ts";
+import { runNextAction } from "../support/next_actions.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
 import { skillMd, snapshot, standardTree } from "../support/skill_tree.ts";
 

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
+import { peaksWords } from "../support/next_actions.ts";
 
 const SETTINGS = `{
   // keep this comment
@@ -71,7 +72,7 @@ Deno.test("a foreign status line is a conflict (exit 3) unless --force; dry-run 
   assertEquals(keep.code, 3);
   const [force] = conflict.json.nextActions;
   assertMatch(force, /--force$/);
-  const forced = await runPeaks([...force.split(" ").slice(1), "--json"], { cwd: dir.path });
+  const forced = await runPeaks([...peaksWords(force), "--json"], { cwd: dir.path });
   assertEquals(forced.json.data.action, "replaced");
   const text = await Deno.readTextFile(path);
   assertMatch(text, /\n\t"statusLine"/, "tab indentation kept");

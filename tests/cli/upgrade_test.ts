@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { pool, runPeaks } from "../support/cli.ts";
-import { runActions } from "../support/actions.ts";
+import { runActions } from "../support/next_actions.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
 import { snapshot } from "../support/fixtures.ts";
 

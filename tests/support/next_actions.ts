@@ -1,8 +1,11 @@
-/** Runs the `peaks ...` command lines that envelopes hand out as nextActions. */
+/**
+ * Runs the `peaks ...` command lines that envelopes hand out as nextActions,
+ * split exactly as a POSIX shell splits what `commandLine` produced.
+ */
 import { type RunOptions, runPeaks, type RunResult } from "./cli.ts";
 
-/** Splits a POSIX command line as `commandLine` quotes it (bare words and '...' strings). */
-export function splitCommand(line: string): string[] {
+/** Plain words and '...' quoting; any other shell syntax fails the test. */
+export function shellWords(line: string): string[] {
   const words: string[] = [];
   let current = "";
   let inWord = false;
@@ -10,17 +13,19 @@ export function splitCommand(line: string): string[] {
     const c = line[i];
     if (c === "'") {
       const end = line.indexOf("'", i + 1);
-      if (end === -1) throw new Error(`unterminated quote in: ${line}`);
+      if (end === -1) throw new Error(`unbalanced quote in ${line}`);
       current += line.slice(i + 1, end);
       i = end;
       inWord = true;
-    } else if (c === "\\" && i + 1 < line.length) {
-      current += line[++i];
+    } else if (c === "\\") {
+      current += line[++i] ?? "";
       inWord = true;
     } else if (c === " ") {
       if (inWord) words.push(current);
       current = "";
       inWord = false;
+    } else if (/[;&|<>`$()"]/.test(c)) {
+      throw new Error(`unexpected shell syntax ${c} in ${line}`);
     } else {
       current += c;
       inWord = true;
@@ -30,9 +35,23 @@ export function splitCommand(line: string): string[] {
   return words;
 }
 
-/** Runs one nextAction (it must start with `peaks`) with --json added. */
-export function runNextAction(line: string, options: RunOptions): Promise<RunResult> {
-  const words = splitCommand(line);
+/** The words after `peaks`; fails when the line is not a peaks command. */
+export function peaksWords(line: string): string[] {
+  const words = shellWords(line);
   if (words[0] !== "peaks") throw new Error(`not a peaks command: ${line}`);
-  return runPeaks([...words.slice(1), "--json"], options);
+  return words.slice(1);
+}
+
+/** Runs one nextAction with --json added (unless it already asks for JSON). */
+export function runNextAction(line: string, options: RunOptions): Promise<RunResult> {
+  const words = peaksWords(line);
+  const json = words.includes("--json") || words.includes("--pretty") ? [] : ["--json"];
+  return runPeaks([...words, ...json], options);
+}
+
+/** Runs each action in order; returns their results. */
+export async function runActions(actions: string[], options: RunOptions): Promise<RunResult[]> {
+  const results: RunResult[] = [];
+  for (const action of actions) results.push(await runNextAction(action, options));
+  return results;
 }
