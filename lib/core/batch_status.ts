@@ -6,13 +6,8 @@
 import type { Project } from "./project.ts";
 import { readBatch } from "./batches.ts";
 import { listBatchFiles } from "./batches.ts";
-import {
-  type DispatchRecord,
-  isTerminal,
-  listRecords,
-  readRecords,
-  type RecordStatus,
-} from "./records.ts";
+import { type DispatchRecord, listRecords, readRecords } from "./records.ts";
+import { isTerminal, type RecordStatus } from "./record_names.ts";
 import {
   ageSinceDispatchSec,
   effectiveStatus,

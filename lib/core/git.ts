@@ -3,6 +3,7 @@
  * commits that appeared on the branch since (sub-agents must not commit).
  * `git` is the only program the binary may run besides the vendor CLIs.
  */
+import { dirname, join } from "./std.ts";
 
 export interface GitHead {
   head: string;
@@ -27,8 +28,25 @@ async function git(root: string, args: string[]): Promise<{ ok: boolean; out: st
   }
 }
 
+/** True when `dir` or one of its ancestors has a `.git` entry (a checkout, worktree or submodule). */
+async function insideCheckout(dir: string): Promise<boolean> {
+  let current = dir;
+  while (true) {
+    try {
+      await Deno.lstat(join(current, ".git"));
+      return true;
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return false;
+      current = parent;
+    }
+  }
+}
+
 /** HEAD and branch of the repository at `root`; null outside a repository or before the first commit. */
 export async function readGitHead(root: string): Promise<GitHead | null> {
+  // Starting a process costs a few milliseconds on every dispatch; skip it where git has nothing to say.
+  if (!(await insideCheckout(root))) return null;
   const result = await git(root, ["rev-parse", "HEAD", "--abbrev-ref", "HEAD"]);
   if (!result.ok) return null;
   const [head, branch] = result.out.trim().split("\n");

@@ -4,7 +4,8 @@
  * last beat is older than the stale window is `stale`. Neither cancels, kills
  * or signals anything; the user decides what to do with them.
  */
-import { type DispatchRecord, isTerminal, type RecordStatus } from "./records.ts";
+import type { DispatchRecord } from "./records.ts";
+import { isTerminal, type RecordStatus } from "./record_names.ts";
 
 export const NEVER_STARTED_AFTER_MS = 60_000;
 export const STALE_AFTER_MS = 5 * 60_000;

@@ -3,15 +3,14 @@ import { PeaksError, usageError } from "../core/errors.ts";
 import { displayPath } from "../core/paths.ts";
 import { guardFlagPath, resolveProject } from "../core/project.ts";
 import {
-  ARTIFACT_STATES,
   type ArtifactMeta,
   type DispatchRecord,
-  isTerminal,
   readRecord,
   RecordFileSchema,
   recordNotFound,
   recordReadOptions,
 } from "../core/records.ts";
+import { ARTIFACT_STATES, isTerminal } from "../core/record_names.ts";
 import { updateJson } from "../core/store.ts";
 import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./artifact_rules.ts";
 import { SUMMARY_MAX } from "./artifact_rules.ts";

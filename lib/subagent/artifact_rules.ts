@@ -7,7 +7,8 @@
 import { gateError, usageError } from "../core/errors.ts";
 import { displayPath } from "../core/paths.ts";
 import type { Project } from "../core/project.ts";
-import { type ArtifactMeta, roleFileName } from "../core/records.ts";
+import type { ArtifactMeta } from "../core/records.ts";
+import { roleFileName } from "../core/record_names.ts";
 import { isAbsolute, relative } from "../core/std.ts";
 
 export const ARTIFACT_MAX_BYTES = 1024 * 1024;

@@ -5,7 +5,8 @@ import { assertId, isValidId } from "../core/ids.ts";
 import { lockPathFor, withLock } from "../core/lock.ts";
 import { displayPath } from "../core/paths.ts";
 import { type Project, resolveProject } from "../core/project.ts";
-import { isTerminal, listRecords, readRecord, recordFileOf } from "../core/records.ts";
+import { listRecords, readRecord } from "../core/records.ts";
+import { isTerminal, recordFileOf } from "../core/record_names.ts";
 import { join } from "../core/std.ts";
 
 async function sessionsWithAgents(project: Project): Promise<string[]> {

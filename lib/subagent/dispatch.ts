@@ -6,12 +6,12 @@ import { detectIde, IDE_IDS } from "../core/ide.ts";
 import { assertId, newUuid } from "../core/ids.ts";
 import { displayPath } from "../core/paths.ts";
 import { guardFlagPath } from "../core/project.ts";
-import { type ArtifactMeta, assertRole } from "../core/records.ts";
+import type { ArtifactMeta } from "../core/records.ts";
+import { assertRole } from "../core/record_names.ts";
 import { openSession } from "../core/session.ts";
 import { commandLine } from "../core/shell.ts";
 import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./artifact_rules.ts";
 import { type BudgetedPrompt, writeDispatch } from "./dispatch_record.ts";
-import { ideNotSupported } from "./ide_not_supported.ts";
 import { readPromptInput } from "./prompt_input.ts";
 import { readSurroundings, runtimeArgs } from "./runtime_args.ts";
 import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./tool_call.ts";
@@ -83,7 +83,7 @@ export default defineCommand({
       "inline: the tool call carries the whole prompt; pointer: a short instruction to fetch it.",
       { default: "inline" },
     ),
-    "write-artifact": flag.list("An artefact path the sub-agent will own (repeatable).", {
+    "write-artifact": flag.list("An artefact path the sub-agent will own.", {
       placeholder: "<path>",
     }),
     "heartbeat-interval": flag.int("Seconds between the sub-agent's heartbeats (5-600).", {
@@ -123,6 +123,10 @@ export default defineCommand({
       ? null
       : assertId(flags["workflow-id"], "--workflow-id");
     const { project, sessionId } = await openSession(ctx, flags["session-id"]);
+    // Started now, awaited later: the git process and the reads overlap the rest of the checks.
+    const gitHead = readGitHead(project.root);
+    const surroundings = readSurroundings(ctx, project, sessionId, rid ?? null);
+    surroundings.catch(() => {});
     const prompt = await readPromptInput(ctx, project, flags);
     const detected = await detectIde(ctx.env, project.root, flags.ide);
     const warnings: Warning[] = [];
@@ -135,6 +139,7 @@ export default defineCommand({
     }
     // The second execution path (a detached vendor process) branches off here.
     if (!detected.ide.inProcess) {
+      const { ideNotSupported } = await import("./ide_not_supported.ts");
       throw await ideNotSupported(ctx, project, detected.ide, {
         role,
         sessionId,
@@ -174,10 +179,7 @@ export default defineCommand({
       }
     }
 
-    const [around, git] = await Promise.all([
-      readSurroundings(ctx, project, sessionId, rid ?? null),
-      readGitHead(project.root),
-    ]);
+    const [around, git] = await Promise.all([surroundings, gitHead]);
     warnings.push(...around.warnings);
     const runtime = runtimeArgs(project, {
       sessionId,

@@ -12,13 +12,8 @@ import type { GitHead } from "../core/git.ts";
 import type { IdeEntry } from "../core/ide.ts";
 import { displayPath } from "../core/paths.ts";
 import type { Project } from "../core/project.ts";
-import {
-  type ArtifactMeta,
-  type DispatchRecord,
-  RECORD_VERSION,
-  recordFileName,
-  type ToolCall,
-} from "../core/records.ts";
+import type { ArtifactMeta, DispatchRecord, ToolCall } from "../core/records.ts";
+import { RECORD_VERSION, recordFileName } from "../core/record_names.ts";
 import { composePrompt } from "./prompt_blocks.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
 import { buildToolCall, pointerPrompt } from "./tool_call.ts";

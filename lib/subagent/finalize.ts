@@ -4,13 +4,13 @@ import { displayPath } from "../core/paths.ts";
 import { resolveProject } from "../core/project.ts";
 import {
   type DispatchRecord,
-  isTerminal,
   RecordFileSchema,
   recordNotFound,
   recordReadOptions,
   type SubAgentResult,
   SubAgentResultSchema,
 } from "../core/records.ts";
+import { isTerminal } from "../core/record_names.ts";
 import { describeIssues, updateJson } from "../core/store.ts";
 import { auditRecord, type RecordAudit } from "./audit.ts";
 import { selectTargets, type Skipped } from "./finalize_targets.ts";

@@ -5,13 +5,11 @@ import { displayPath } from "../core/paths.ts";
 import { resolveProject } from "../core/project.ts";
 import {
   type DispatchRecord,
-  isTerminal,
-  MAX_HEARTBEATS,
   RecordFileSchema,
   recordNotFound,
   recordReadOptions,
-  STAGES,
 } from "../core/records.ts";
+import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record_names.ts";
 import { updateJson } from "../core/store.ts";
 import { commandLine } from "../core/shell.ts";
 import { resolveRecordFlag } from "./record_path.ts";

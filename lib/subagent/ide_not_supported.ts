@@ -11,7 +11,7 @@ import type { IdeEntry } from "../core/ide.ts";
 import { fileTimestamp } from "../core/ids.ts";
 import { displayPath } from "../core/paths.ts";
 import type { Project } from "../core/project.ts";
-import { roleFileName } from "../core/records.ts";
+import { roleFileName } from "../core/record_names.ts";
 import { commandLine } from "../core/shell.ts";
 import { join } from "../core/std.ts";
 import { installedVendors, type Vendor, VENDORS } from "../core/vendors.ts";

@@ -3,7 +3,8 @@ import type { Warning } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
 import { effectiveStatus, lastBeatAgeSec, lastProgress, liveness } from "../core/liveness.ts";
 import { displayPath } from "../core/paths.ts";
-import { listRecords, RECORD_STATUSES } from "../core/records.ts";
+import { listRecords } from "../core/records.ts";
+import { RECORD_STATUSES } from "../core/record_names.ts";
 import { openSession } from "../core/session.ts";
 import { compactMeta } from "./artifact_rules.ts";
 

@@ -6,8 +6,7 @@
  * copy them, and every command in them names the real record and batch.
  */
 import { commandLine } from "../core/shell.ts";
-import { KEY_PATTERN } from "../core/channel.ts";
-import { roleFileName, STAGES } from "../core/records.ts";
+import { roleFileName, STAGES } from "../core/record_names.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
 
 export const COMMIT_POLICY_TITLE = "## Commit / push policy (mandatory)";
@@ -27,9 +26,9 @@ export function needsMcpCheck(role: string, ide: string): boolean {
   return ide !== "claude-code" && MCP_FAMILIES.includes(role.split("-")[0].toLowerCase());
 }
 
-/** The channel key prefix for a role: the role itself when it makes a valid key. */
+/** The channel key prefix for a role: its file-name form, which always makes a valid key. */
 export function channelRole(role: string): string {
-  return KEY_PATTERN.test(`${role}.completed`) ? role : roleFileName(role);
+  return roleFileName(role);
 }
 
 function yesNo(value: boolean | null): string {

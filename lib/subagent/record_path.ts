@@ -9,7 +9,8 @@ import { guardFlagPath, type Project } from "../core/project.ts";
 import { guardPath } from "../core/guard.ts";
 import { isNotFound, usageError } from "../core/errors.ts";
 import { isValidId, printable } from "../core/ids.ts";
-import { isRecordFileName, recordNotFound } from "../core/records.ts";
+import { recordNotFound } from "../core/records.ts";
+import { isRecordFileName } from "../core/record_names.ts";
 import { join, relative } from "../core/std.ts";
 
 export interface RecordTarget {

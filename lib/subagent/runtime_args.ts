@@ -12,7 +12,7 @@ import { callerIdFromEnv, readPresence } from "../core/presence.ts";
 import { readRequest } from "../core/request_file.ts";
 import { LEGACY_ARCHETYPES, readScanResult } from "../core/scan_result.ts";
 import { readJsonFile } from "../core/store.ts";
-import { roleFileName } from "../core/records.ts";
+import { roleFileName } from "../core/record_names.ts";
 
 export interface RuntimeArgs {
   projectRoot: string;

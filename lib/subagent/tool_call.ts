@@ -35,7 +35,7 @@ export function buildToolCall(
  */
 export function pointerPrompt(recordFile: string): string {
   const brief = commandLine(["peaks", "sub-agent", "brief", "--record", recordFile]);
-  return `First run \`${brief}\` and follow it.`;
+  return `Run \`${brief}\` and follow it.`;
 }
 
 export function visibleHint(tool: string, role: string, rid: string, batchId: string): string {

@@ -7,12 +7,8 @@ import {
 } from "../core/batch_status.ts";
 import { gateError, PeaksError } from "../core/errors.ts";
 import { liveness } from "../core/liveness.ts";
-import {
-  type DispatchRecord,
-  isTerminal,
-  RecordFileSchema,
-  recordReadOptions,
-} from "../core/records.ts";
+import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../core/records.ts";
+import { isTerminal } from "../core/record_names.ts";
 import { openSession } from "../core/session.ts";
 import { commandLine } from "../core/shell.ts";
 import { updateJson } from "../core/store.ts";

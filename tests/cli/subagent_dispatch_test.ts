@@ -46,7 +46,7 @@ Deno.test("dispatch writes a queued record and returns the Task tool call with e
   assertMatch(
     data.dispatchRecordPath,
     new RegExp(
-      `^\\.peaks/_sub_agents/${sid}/dispatch-001-login-rd-planning-\\d{8}T\\d{6}Z-[0-9a-f]{4}\\.json$`,
+      `^\\.peaks/_sub_agents/${sid}/dispatch-001-login-rd-planning-[0-9a-z]{8}-[0-9a-f]{4}\\.json$`,
     ),
   );
   for (
@@ -183,7 +183,10 @@ Deno.test("roles are free-form; whitespace is refused and odd roles get a slug f
   });
   assertEquals(odd.code, 0, odd.stderr);
   assertEquals(odd.json.data.role, "设计/UI");
-  assertMatch(odd.json.data.dispatchRecordPath, /dispatch-adhoc-[^/]+-ui-[0-9a-f]{8}-\d{8}T/);
+  assertMatch(
+    odd.json.data.dispatchRecordPath,
+    /dispatch-adhoc-[^/]+-ui-[0-9a-f]{8}-[0-9a-z]{8}-[0-9a-f]{4}\.json$/,
+  );
 });
 
 Deno.test("prompt input errors: none, two sources, empty", async () => {

@@ -95,11 +95,11 @@ Deno.test("--record must name a dispatch record inside the project", async () =>
     ["notes.json", 2, "NOT_A_DISPATCH_RECORD"],
     ["../elsewhere/dispatch-x.json", 2, "PATH_OUTSIDE_PROJECT"],
     [
-      `.peaks/_sub_agents/${sid}/dispatch-none-rd-20260101T000000Z-aaaa.json`,
+      `.peaks/_sub_agents/${sid}/dispatch-none-rd-mil3k2xa-aaaa.json`,
       1,
       "RECORD_NOT_FOUND",
     ],
-    ["dispatch-none-rd-20260101T000000Z-aaaa.json", 1, "RECORD_NOT_FOUND"],
+    ["dispatch-none-rd-mil3k2xa-aaaa.json", 1, "RECORD_NOT_FOUND"],
   ];
   for (const [record, code, name] of cases) {
     const result = await beat(dir.path, record);

@@ -5,12 +5,8 @@
  */
 import { assertEquals } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
-import {
-  type DispatchRecord,
-  RECORD_VERSION,
-  recordFileName,
-  type RecordStatus,
-} from "../../lib/core/records.ts";
+import type { DispatchRecord } from "../../lib/core/records.ts";
+import { RECORD_VERSION, recordFileName, type RecordStatus } from "../../lib/core/record_names.ts";
 import { type RunOptions, runPeaks } from "./cli.ts";
 
 /** `workspace init` in `cwd`; returns the session id. */

@@ -109,10 +109,10 @@ Deno.test("legacy projects point at the existing-system notes; generated rids sa
 });
 
 Deno.test("the pointer prompt is one short command naming the record file", () => {
-  const text = pointerPrompt("dispatch-001-rd-20261129T000000Z-abcd.json");
+  const text = pointerPrompt("dispatch-001-rd-mil3k2xa-abcd.json");
   assertEquals(
     text,
-    "First run `peaks sub-agent brief --record dispatch-001-rd-20261129T000000Z-abcd.json` and follow it.",
+    "Run `peaks sub-agent brief --record dispatch-001-rd-mil3k2xa-abcd.json` and follow it.",
   );
 });
 

@@ -1,13 +1,12 @@
 import { assert, assertEquals, assertMatch, assertNotEquals, assertThrows } from "@std/assert";
+import { migrateRecord, parseRecord } from "../../lib/core/records.ts";
 import {
   assertRole,
   isRecordFileName,
-  migrateRecord,
-  parseRecord,
   RECORD_VERSION,
   recordFileName,
   roleFileName,
-} from "../../lib/core/records.ts";
+} from "../../lib/core/record_names.ts";
 import { ID_PATTERN } from "../../lib/core/ids.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
 import { makeRecord } from "../support/subagent.ts";
@@ -84,8 +83,12 @@ Deno.test("a role that is a safe identifier names files as is; others become slu
 });
 
 Deno.test("record file names follow dispatch-<rid>-<role>-<ts>-<rand4>.json", () => {
-  const name = recordFileName("001-login", "rd", new Date("2026-11-29T21:19:00.123Z"));
-  assertMatch(name, /^dispatch-001-login-rd-20261129T211900Z-[0-9a-f]{4}\.json$/);
+  const at = new Date("2026-11-29T21:19:00.123Z");
+  const name = recordFileName("001-login", "rd", at);
+  assertMatch(name, /^dispatch-001-login-rd-[0-9a-z]{8}-[0-9a-f]{4}\.json$/);
+  assertEquals(parseInt(name.split("-")[4], 36), at.getTime());
+  const later = recordFileName("001-login", "rd", new Date(at.getTime() + 1));
+  assert(later.slice(0, 30) > name.slice(0, 30), "names sort by time");
   assert(isRecordFileName(name));
   const longest = recordFileName("r".repeat(128), "x".repeat(256), new Date());
   assert(longest.length < 255 && isRecordFileName(longest), longest);
