@@ -119,12 +119,6 @@ export function recordFileName(rid: string, role: string, now: Date): string {
   return `dispatch-${rid}-${roleFileName(role)}-${recordTimestamp(now)}-${randomHex(4)}.json`;
 }
 
-/** The session id a record path belongs to (its parent folder's name). */
-export function sessionOfRecordPath(path: string): string {
-  const parts = path.split(/[\\/]+/);
-  return parts[parts.length - 2] ?? "";
-}
-
 export function recordFileOf(path: string): string {
   return basename(path);
 }

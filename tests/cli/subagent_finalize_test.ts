@@ -271,4 +271,5 @@ Deno.test("finalize needs exactly one target", async () => {
   );
   assertEquals([unknown.code, unknown.json.code], [1, "BATCH_NOT_FOUND"]);
   assertMatch(unknown.json.nextActions[0], /^peaks sub-agent list /);
+  assertEquals((await runAction(unknown.json.nextActions[0], { cwd: dir.path })).code, 0);
 });

@@ -7,6 +7,7 @@ import {
   initWorkspace,
   makeRecord,
   readJson,
+  runAction,
   writeBatchOnDisk,
 } from "../support/subagent.ts";
 import { displayPath } from "../../lib/core/paths.ts";
@@ -92,6 +93,9 @@ Deno.test("watch times out with exit 3, persists the stale mark and touches noth
   assertEquals(record.status, "stale");
   assertEquals(record.outcome, null);
   assertEquals(await Deno.readTextFile(alive), aliveBefore);
+  for (const action of result.json.nextActions) {
+    assertEquals((await runAction(action, { cwd: dir.path })).code, 0, action);
+  }
 });
 
 Deno.test("watch prints a line per change and ends when the last member finishes", async () => {
