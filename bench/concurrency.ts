@@ -80,7 +80,7 @@ const first = await peaks([
   "--prompt",
   "work",
   "--batch-id",
-  "seed",
+  "first",
   "--json",
 ]);
 const record: string = first.json.data.dispatchRecordPath;
@@ -103,13 +103,13 @@ const kept = JSON.parse(await Deno.readTextFile(join(project, record))).heartbea
 >;
 
 const share = await storm(
-  join(agents, "shared", "seed.json"),
+  join(agents, "shared", "first.json"),
   (i) =>
     peaks([
       "sub-agent",
       "share",
       "--batch",
-      "seed",
+      "first",
       "--key",
       `k${i}`,
       "--value",
@@ -117,7 +117,7 @@ const share = await storm(
       "--json",
     ]),
 );
-const channel = JSON.parse(await Deno.readTextFile(join(agents, "shared", "seed.json")));
+const channel = JSON.parse(await Deno.readTextFile(join(agents, "shared", "first.json")));
 
 const dispatch = await storm(
   join(agents, "batch-fan.json"),

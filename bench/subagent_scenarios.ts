@@ -29,7 +29,7 @@ const DISPATCH = [
   "--json",
 ];
 
-async function seeded(peaks: Peaks): Promise<{ recordPath: string }> {
+async function prepared(peaks: Peaks): Promise<{ recordPath: string }> {
   await peaks(["workspace", "init", "--json"]);
   await peaks(["skill", "presence:set", "peaks-code", "--gate", "swarm-fan-out", "--json"]);
   const envelope = await peaks(DISPATCH) as { data: { dispatchRecordPath: string } };
@@ -54,13 +54,13 @@ export const SUBAGENT_SCENARIOS: Scenario[] = [
   {
     name: "sub-agent dispatch --json",
     args: DISPATCH,
-    setup: async (peaks) => void await seeded(peaks),
+    setup: async (peaks) => void await prepared(peaks),
   },
   {
     name: "sub-agent heartbeat --json",
     args: heartbeatArgs,
     setup: async (peaks) => {
-      heartbeatArgs[3] = (await seeded(peaks)).recordPath;
+      heartbeatArgs[3] = (await prepared(peaks)).recordPath;
     },
   },
   {
@@ -78,16 +78,16 @@ export const SUBAGENT_SCENARIOS: Scenario[] = [
       "rd-planning",
       "--json",
     ],
-    setup: async (peaks) => void await seeded(peaks),
+    setup: async (peaks) => void await prepared(peaks),
   },
   {
     name: "sub-agent status",
     args: ["sub-agent", "status"],
-    setup: async (peaks) => void await seeded(peaks),
+    setup: async (peaks) => void await prepared(peaks),
   },
   {
     name: "sub-agent list --json",
     args: ["sub-agent", "list", "--json"],
-    setup: async (peaks) => void await seeded(peaks),
+    setup: async (peaks) => void await prepared(peaks),
   },
 ];

@@ -93,9 +93,9 @@ Deno.test("a 5 MB prompt file dispatches; stdin works with --prompt -", async ()
   await using dir = await tempDir();
   await initWorkspace(dir.path);
   const big = `${MARKER}\n${"lorem ipsum dolor sit amet\n".repeat(200_000)}`;
-  await writeText(join(dir.path, "brief.md"), big);
+  await writeText(join(dir.path, "task.md"), big);
   const file = await runPeaks(
-    ["sub-agent", "dispatch", "qa", "--prompt-file", "brief.md", "--brief", "pointer", "--json"],
+    ["sub-agent", "dispatch", "qa", "--prompt-file", "task.md", "--brief", "pointer", "--json"],
     { cwd: dir.path, env: CLAUDE },
   );
   assertEquals(file.code, 0, file.stderr);
