@@ -6,6 +6,9 @@ import { z } from "zod";
 import type { Ctx } from "../core/ctx.ts";
 import type { Warning } from "../core/errors.ts";
 
+// Each call parses a handful of values once: compiling a fast path per schema costs more than it saves.
+z.config({ jitless: true });
+
 export type FlagKind = "string" | "boolean" | "list";
 
 export interface FlagDef<T = unknown, K extends FlagKind = FlagKind> {

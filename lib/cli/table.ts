@@ -78,6 +78,61 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../session/statusline_render.ts"),
   },
   // -- sub-agent --
+  {
+    name: "sub-agent dispatch",
+    summary: "Record a sub-agent and return the IDE tool call that starts it.",
+    load: () => import("../subagent/dispatch.ts"),
+  },
+  {
+    name: "sub-agent brief",
+    summary: "Print the full prompt stored in a dispatch record (--brief pointer).",
+    load: () => import("../subagent/brief.ts"),
+  },
+  {
+    name: "sub-agent heartbeat",
+    summary: "Report a sub-agent's progress into its record.",
+    load: () => import("../subagent/heartbeat.ts"),
+  },
+  {
+    name: "sub-agent list",
+    summary: "List dispatch records with live status (stale, never-started).",
+    load: () => import("../subagent/list.ts"),
+  },
+  {
+    name: "sub-agent status",
+    summary: "One status line for a batch of sub-agents.",
+    load: () => import("../subagent/status.ts"),
+  },
+  {
+    name: "sub-agent watch",
+    summary: "Poll a batch, print its status line on change, end when all finish.",
+    load: () => import("../subagent/watch.ts"),
+  },
+  {
+    name: "sub-agent finalize",
+    summary: "Close records with an outcome and audit artefacts and commits.",
+    load: () => import("../subagent/finalize.ts"),
+  },
+  {
+    name: "sub-agent artifact",
+    summary: "Register an artefact (path, size, sha256, summary) in a record.",
+    load: () => import("../subagent/artifact.ts"),
+  },
+  {
+    name: "sub-agent share",
+    summary: "Post a small JSON value on the batch's shared channel.",
+    load: () => import("../subagent/share.ts"),
+  },
+  {
+    name: "sub-agent shared-read",
+    summary: "Read the batch's shared channel (key glob, since).",
+    load: () => import("../subagent/shared_read.ts"),
+  },
+  {
+    name: "sub-agent cleanup",
+    summary: "Archive finished records and channels past an age.",
+    load: () => import("../subagent/cleanup.ts"),
+  },
   // -- context --
   {
     name: "context check",

@@ -87,6 +87,9 @@ export function projectLayout(root: string) {
     dispatchRecord: (sid: string, fileName: string) => join(agentsDir(sid), fileName),
     batch: (sid: string, batchId: string) =>
       join(agentsDir(sid), `batch-${assertId(batchId, "batch id")}.json`),
+    sharedDir: (sid: string) => join(agentsDir(sid), "shared"),
+    /** Saved prompts that a follow-up command replays with --prompt-file. */
+    promptsDir: (sid: string) => join(agentsDir(sid), "prompts"),
     sharedChannel: (sid: string, batchId: string) =>
       join(agentsDir(sid), "shared", `${assertId(batchId, "batch id")}.json`),
     artifactsDir: (sid: string) => join(agentsDir(sid), "artifacts"),

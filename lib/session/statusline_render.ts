@@ -12,6 +12,7 @@ import {
   readPresence,
 } from "../core/presence.ts";
 import { writeJsonAtomic } from "../core/atomic.ts";
+import { batchCounts, batchHeader, latestOpenBatch } from "../core/batch_status.ts";
 
 const STDIN_TIMEOUT_MS = 250;
 const MAX_STDIN_BYTES = 1024 * 1024;
@@ -77,9 +78,10 @@ async function line(ctx: Ctx): Promise<string> {
   const callerId = callerRaw ? await callerFileId(callerRaw) : await callerIdFromEnv(ctx.env);
   const now = ctx.now();
   const fresh = readingFromStatus(status, now.toISOString());
-  const [{ presence }, stored] = await Promise.all([
+  const [{ presence }, stored, swarm] = await Promise.all([
     readPresence(project, sessionId, callerId),
     readContextReading(project, sessionId).catch(() => undefined),
+    latestOpenBatch(project, sessionId, now).catch(() => undefined),
   ]);
   if (
     fresh &&
@@ -92,6 +94,10 @@ async function line(ctx: Ctx): Promise<string> {
   const parts = [`⛰ ${view.skill ?? "peaks"}`];
   if (view.role) parts.push(view.role);
   if (view.gate) parts.push(`gate ${view.gate}`);
+  if (swarm) {
+    const stale = batchCounts(swarm.members).stale;
+    parts.push(`${batchHeader(swarm.members)}${stale ? ` ⚠ ${stale} stale` : ""}`);
+  }
   if (view.context.ratioPct !== null) {
     parts.push(
       `ctx ${view.context.ratioPct}%${
@@ -106,7 +112,8 @@ export default defineCommand({
   name: "statusline render",
   description:
     "Reads Claude Code's status JSON on stdin (250 ms timeout), stores its context-window reading for " +
-    "`peaks skill presence`, and prints one short line: skill, role, gate, context %. It never prints an error " +
+    "`peaks skill presence`, and prints one short line: skill, role, gate, the progress of the latest open " +
+    "sub-agent batch (swarm 2/3 running), context %. It never prints an error " +
     "and always exits 0, because a failing status line blanks the user's terminal line.",
   flags: {},
   examples: ['echo \'{"context_window":{"used_percentage":41}}\' | peaks statusline render'],

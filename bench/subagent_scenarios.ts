@@ -1,0 +1,93 @@
+/**
+ * Hot sub-agent commands for the benchmark harness (same shape as its
+ * scenarios: a setup that prepares the project, then one timed command line).
+ * The record path and batch id are only known after setup, so setup fills
+ * them into the argument arrays before the harness reads them.
+ */
+export interface Scenario {
+  name: string;
+  args: string[];
+  stdin?: string;
+  setup?: (peaks: (args: string[]) => Promise<unknown>) => Promise<void>;
+  expectFailure?: boolean;
+}
+
+type Peaks = (args: string[]) => Promise<unknown>;
+
+const DISPATCH = [
+  "sub-agent",
+  "dispatch",
+  "rd-planning",
+  "--ide",
+  "claude-code",
+  "--request-id",
+  "001-bench",
+  "--batch-id",
+  "bench",
+  "--prompt",
+  "Plan the login feature: read the PRD, write rd/tech-doc.md.",
+  "--json",
+];
+
+async function prepared(peaks: Peaks): Promise<{ recordPath: string }> {
+  await peaks(["workspace", "init", "--json"]);
+  await peaks(["skill", "presence:set", "peaks-code", "--gate", "swarm-fan-out", "--json"]);
+  const envelope = await peaks(DISPATCH) as { data: { dispatchRecordPath: string } };
+  return { recordPath: envelope.data.dispatchRecordPath };
+}
+
+const heartbeatArgs = [
+  "sub-agent",
+  "heartbeat",
+  "--record",
+  "(filled by setup)",
+  "--status",
+  "running",
+  "--progress",
+  "40",
+  "--stage",
+  "analyzing",
+  "--json",
+];
+
+export const SUBAGENT_SCENARIOS: Scenario[] = [
+  {
+    name: "sub-agent dispatch --json",
+    args: DISPATCH,
+    setup: async (peaks) => void await prepared(peaks),
+  },
+  {
+    name: "sub-agent heartbeat --json",
+    args: heartbeatArgs,
+    setup: async (peaks) => {
+      heartbeatArgs[3] = (await prepared(peaks)).recordPath;
+    },
+  },
+  {
+    name: "sub-agent share --json",
+    args: [
+      "sub-agent",
+      "share",
+      "--batch",
+      "bench",
+      "--key",
+      "rd-planning.completed",
+      "--value",
+      '{"artefacts":["rd/tech-doc.md"]}',
+      "--from",
+      "rd-planning",
+      "--json",
+    ],
+    setup: async (peaks) => void await prepared(peaks),
+  },
+  {
+    name: "sub-agent status",
+    args: ["sub-agent", "status"],
+    setup: async (peaks) => void await prepared(peaks),
+  },
+  {
+    name: "sub-agent list --json",
+    args: ["sub-agent", "list", "--json"],
+    setup: async (peaks) => void await prepared(peaks),
+  },
+];

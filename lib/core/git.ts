@@ -1,0 +1,83 @@
+/**
+ * The little git peaks needs: the commit a sub-agent started from, and the
+ * commits that appeared on the branch since (sub-agents must not commit).
+ * `git` is the only program the binary may run besides the vendor CLIs.
+ */
+import { dirname, join } from "./std.ts";
+
+export interface GitHead {
+  head: string;
+  /** The branch name, or "HEAD" when detached. */
+  branch: string;
+}
+
+async function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
+  try {
+    const result = await new Deno.Command("git", {
+      args,
+      cwd: root,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+      env: { GIT_OPTIONAL_LOCKS: "0" },
+    }).output();
+    return { ok: result.success, out: new TextDecoder().decode(result.stdout) };
+  } catch {
+    // git missing or not allowed: behave as outside a repository.
+    return { ok: false, out: "" };
+  }
+}
+
+/** True when `dir` or one of its ancestors has a `.git` entry (a checkout, worktree or submodule). */
+async function insideCheckout(dir: string): Promise<boolean> {
+  let current = dir;
+  while (true) {
+    try {
+      await Deno.lstat(join(current, ".git"));
+      return true;
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return false;
+      current = parent;
+    }
+  }
+}
+
+/** HEAD and branch of the repository at `root`; null outside a repository or before the first commit. */
+export async function readGitHead(root: string): Promise<GitHead | null> {
+  // Starting a process costs a few milliseconds on every dispatch; skip it where git has nothing to say.
+  if (!(await insideCheckout(root))) return null;
+  const result = await git(root, ["rev-parse", "HEAD", "--abbrev-ref", "HEAD"]);
+  if (!result.ok) return null;
+  const [head, branch] = result.out.trim().split("\n");
+  if (!/^[0-9a-f]{40,64}$/.test(head ?? "")) return null;
+  return { head, branch: branch || "HEAD" };
+}
+
+export interface Commit {
+  sha: string;
+  subject: string;
+}
+
+export const COMMITS_SHOWN = 50;
+
+/**
+ * Commits reachable from HEAD but not from `since`, newest first (at most
+ * COMMITS_SHOWN). Undefined when git cannot answer (the commit is gone, no repo).
+ */
+export async function commitsSince(root: string, since: string): Promise<Commit[] | undefined> {
+  if (!/^[0-9a-f]{40,64}$/.test(since)) return undefined;
+  const result = await git(root, [
+    "log",
+    `--max-count=${COMMITS_SHOWN}`,
+    "--format=%H %s",
+    `${since}..HEAD`,
+  ]);
+  if (!result.ok) return undefined;
+  return result.out.split("\n").filter(Boolean).map((line) => {
+    const space = line.indexOf(" ");
+    return space === -1
+      ? { sha: line, subject: "" }
+      : { sha: line.slice(0, space), subject: line.slice(space + 1) };
+  });
+}

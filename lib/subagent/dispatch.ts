@@ -1,0 +1,266 @@
+import { defineCommand, flag } from "../cli/spec.ts";
+import { BATCH_SOFT_LIMIT } from "../core/batches.ts";
+import type { Warning } from "../core/errors.ts";
+import { readGitHead } from "../core/git.ts";
+import { detectIde, IDE_IDS } from "../core/ide.ts";
+import { assertId, newUuid } from "../core/ids.ts";
+import { displayPath } from "../core/paths.ts";
+import { guardFlagPath } from "../core/project.ts";
+import type { ArtifactMeta } from "../core/records.ts";
+import { assertRole } from "../core/record_names.ts";
+import { openSession } from "../core/session.ts";
+import { commandLine } from "../core/shell.ts";
+import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./artifact_rules.ts";
+import { type BudgetedPrompt, writeDispatch } from "./dispatch_record.ts";
+import { readPromptInput } from "./prompt_input.ts";
+import { readSurroundings, runtimeArgs } from "./runtime_args.ts";
+import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./tool_call.ts";
+
+export const ENVELOPE_VERSION = "2.1.0";
+
+/**
+ * The prompt budget step. Today it passes the composed prompt through
+ * unchanged; the G9 budget check (ratio, --force, PROMPT_TOO_LARGE) and
+ * headroom compression replace this one function.
+ */
+function applyPromptBudget(composed: string): Promise<BudgetedPrompt> {
+  return Promise.resolve({
+    prompt: composed,
+    headroomCompressed: false,
+    headroomResult: null,
+    forcedAt: null,
+    warnings: [],
+  });
+}
+
+/** A dispatch without --request-id still needs an id for file names: one per batch. */
+export function generatedRequestId(batchId: string): string {
+  return `adhoc-${batchId.slice(0, 12).replace(/[._-]+$/, "")}`;
+}
+
+const utf8 = (text: string) => new TextEncoder().encode(text).length;
+
+export default defineCommand({
+  name: "sub-agent dispatch",
+  description:
+    "Writes a dispatch record and returns the tool call that starts a sub-agent in the orchestrator's IDE " +
+    "(data.toolCall = {name, args}); peaks starts nothing itself. The prompt comes from --prompt, --prompt-file " +
+    "or stdin (--prompt -) and is composed with a runtime-arguments block and the heartbeat, completion, " +
+    "prohibition, commit/push-policy and shared-channel blocks. The prompt appears on stdout only inside " +
+    "data.toolCall.args.prompt; with --brief pointer the tool call carries a short instruction to run " +
+    "`peaks sub-agent brief` instead, and the envelope stays under 1 KB (no projectRoot, instructions or nextActions). Without --request-id the request id is `adhoc-<first 12 characters of the batch id>`. " +
+    "Hosts without an in-process sub-agent tool (codex, gemini, opencode, …) get IDE_NOT_SUPPORTED (exit 3).",
+  args: [{
+    name: "role",
+    description: "Free-form role, 1-256 characters without whitespace (rd, qa-test-cases, ui, …).",
+    required: true,
+  }],
+  flags: {
+    prompt: flag.string("The prompt text, or - to read it from stdin.", {
+      placeholder: "<text|->",
+      allowControl: true,
+      max: 16_000_000,
+    }),
+    "prompt-file": flag.string("Read the prompt from this file (any size up to 32 MiB).", {
+      placeholder: "<path>",
+      max: 4096,
+    }),
+    "request-id": flag.string("The request id (rid) this sub-agent works on.", {
+      placeholder: "<rid>",
+      max: 128,
+    }),
+    "session-id": flag.string("Session to use instead of the active one.", {
+      placeholder: "<sid>",
+      max: 128,
+    }),
+    "batch-id": flag.string("Join this batch (siblings share its channel); default: a new UUID.", {
+      placeholder: "<id>",
+      max: 128,
+    }),
+    ide: flag.enum(IDE_IDS, "Override IDE detection."),
+    brief: flag.enum(
+      ["inline", "pointer"],
+      "inline: the tool call carries the whole prompt; pointer: a short instruction to fetch it.",
+      { default: "inline" },
+    ),
+    "write-artifact": flag.list("An artefact path the sub-agent will own.", {
+      placeholder: "<path>",
+    }),
+    "heartbeat-interval": flag.int("Seconds between the sub-agent's heartbeats (5-600).", {
+      min: 5,
+      max: 600,
+      default: 30,
+    }),
+    "graph-node": flag.string("Workflow graph node id, stored as graphNodeId.", {
+      placeholder: "<id>",
+      max: 128,
+    }),
+    "workflow-id": flag.string("Workflow id, stored as workflowId.", {
+      placeholder: "<id>",
+      max: 128,
+    }),
+  },
+  examples: [
+    "peaks sub-agent dispatch rd-planning --request-id 001-login --prompt-file .peaks/_runtime/<sid>/rd/task.md --json",
+    "cat task.md | peaks sub-agent dispatch qa-test-cases --request-id 001-login --batch-id <id> --prompt - --json",
+    "peaks sub-agent dispatch ui --request-id 001-login --prompt 'Design the login page' --brief pointer --json",
+  ],
+  exitNotes: [
+    "3  IDE_NOT_SUPPORTED: the IDE has no in-process sub-agent tool (nextActions: a detached run)",
+  ],
+  async run({ flags, args }, ctx) {
+    const role = assertRole(args.role ?? "");
+    const rid = flags["request-id"] === undefined
+      ? undefined
+      : assertId(flags["request-id"], "--request-id");
+    const givenBatch = flags["batch-id"] === undefined
+      ? undefined
+      : assertId(flags["batch-id"], "--batch-id");
+    const graphNodeId = flags["graph-node"] === undefined
+      ? null
+      : assertId(flags["graph-node"], "--graph-node");
+    const workflowId = flags["workflow-id"] === undefined
+      ? null
+      : assertId(flags["workflow-id"], "--workflow-id");
+    const { project, sessionId } = await openSession(ctx, flags["session-id"]);
+    // Started now, awaited later: the git process and the reads overlap the rest of the checks.
+    const gitHead = readGitHead(project.root);
+    const surroundings = readSurroundings(ctx, project, sessionId, rid ?? null);
+    surroundings.catch(() => {});
+    const prompt = await readPromptInput(ctx, project, flags);
+    const detected = await detectIde(ctx.env, project.root, flags.ide);
+    const warnings: Warning[] = [];
+    if (detected.source === "assumed") {
+      warnings.push({
+        code: "IDE_ASSUMED",
+        message:
+          "No IDE detected from the environment or project folders; assuming claude-code. Pass --ide to choose.",
+      });
+    }
+    // The second execution path (a detached vendor process) branches off here.
+    if (!detected.ide.inProcess) {
+      const { ideNotSupported } = await import("./ide_not_supported.ts");
+      throw await ideNotSupported(ctx, project, detected.ide, {
+        role,
+        sessionId,
+        requestId: rid,
+        batchId: givenBatch,
+        brief: flags.brief === "inline" ? undefined : flags.brief,
+        heartbeatInterval: flags["heartbeat-interval"] === 30
+          ? undefined
+          : flags["heartbeat-interval"],
+        writeArtifacts: flags["write-artifact"],
+        graphNode: graphNodeId ?? undefined,
+        workflowId: workflowId ?? undefined,
+      }, prompt);
+    }
+
+    const batchId = givenBatch ?? newUuid();
+    const requestId = rid ?? generatedRequestId(batchId);
+    const now = ctx.now();
+    const declared: string[] = [];
+    const metas: ArtifactMeta[] = [];
+    for (const raw of flags["write-artifact"]) {
+      const path = await guardFlagPath(ctx, project, raw, { flag: "write-artifact" });
+      const place = checkArtifactPath(project, sessionId, requestId, role, path, "write-artifact");
+      const shown = displayPath(project.root, path);
+      if (declared.includes(shown)) continue;
+      declared.push(shown);
+      const measured = await measureArtifact(project, path);
+      if (measured) {
+        metas.push(buildMeta(project, path, measured, {
+          status: "created",
+          summary: null,
+          writtenAt: now.toISOString(),
+          rid: requestId,
+          role,
+          idx: place.idx ?? metas.length + 1,
+        }));
+      }
+    }
+
+    const [around, git] = await Promise.all([surroundings, gitHead]);
+    warnings.push(...around.warnings);
+    const runtime = runtimeArgs(project, {
+      sessionId,
+      requestId,
+      requestIdGenerated: rid === undefined,
+      batchId,
+      role,
+      ide: detected.ide.id,
+      heartbeatIntervalSec: flags["heartbeat-interval"],
+      declaredArtifacts: declared,
+    }, around);
+
+    const written = await writeDispatch({
+      project,
+      runtime,
+      ide: detected.ide,
+      brief: flags.brief,
+      callerPrompt: prompt.text,
+      artifactMetas: metas,
+      git,
+      graphNodeId,
+      workflowId,
+      now,
+    }, applyPromptBudget);
+    const { record, budget, toolCall } = written;
+    warnings.push(...budget.warnings);
+    const n = record.dispatchedInBatch;
+    if (n > BATCH_SOFT_LIMIT) {
+      warnings.push({
+        code: "BATCH_OVER_LIMIT",
+        message:
+          `Batch ${batchId} now has ${n} members; more than ${BATCH_SOFT_LIMIT} parallel sub-agents is hard to follow and to converge.`,
+        count: n,
+      });
+    }
+
+    const shownMetas = metas.map(compactMeta);
+    const promptBytes = utf8(String(toolCall.args.prompt));
+    const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
+    const root = ["--project", project.root];
+    const data: Record<string, unknown> = {
+      envelopeVersion: ENVELOPE_VERSION,
+      role,
+      ide: detected.ide.id,
+      originalPromptSize: record.originalPromptSize,
+      promptSize: record.promptSize,
+      toolCall,
+      ...(written.aliases.length ? { toolCallAliases: written.aliases } : {}),
+      dispatchRecordPath: written.displayPath,
+      batchId,
+      dispatchedInBatch: n,
+      headroomCompressed: budget.headroomCompressed,
+      headroomResult: budget.headroomResult,
+      forcedAt: budget.forcedAt,
+      contextImpact: { promptBytes, artifactBytes, totalBytes: promptBytes + artifactBytes },
+      artifactMetas: shownMetas,
+      orchestratorVisibleHint: visibleHint(toolCall.name, role, requestId, batchId),
+      artifactsPublicPaths: declared,
+      expectedCompletionSeconds: EXPECTED_COMPLETION_SECONDS,
+    };
+    // Pointer mode promises an envelope under 1 KB: the fields above and nothing more.
+    const pointer = flags.brief === "pointer";
+    if (!pointer) {
+      data.projectRoot = project.root;
+      data.instructions = [
+        "This was a dry run: call the tool data.toolCall.name with data.toolCall.args now.",
+        "Print data.orchestratorVisibleHint once per fan-out, then issue all tool calls in one message.",
+        `When the sub-agent returns: git status, git diff, then peaks sub-agent finalize --record ${written.displayPath} --outcome done --result-json '<its return JSON>'.`,
+      ];
+    }
+    return {
+      data,
+      warnings,
+      nextActions: pointer
+        ? []
+        : [commandLine(["peaks", "sub-agent", "status", "--batch", batchId, ...root])],
+      human: [
+        `dispatched ${role} as #${n} of batch ${batchId} (${detected.ide.id}, brief ${flags.brief})`,
+        `record: ${written.displayPath}`,
+        `tool call: ${toolCall.name} (prompt ${record.promptSize} bytes; use --json for data.toolCall)`,
+      ].join("\n"),
+    };
+  },
+});

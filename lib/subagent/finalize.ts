@@ -1,0 +1,200 @@
+import { defineCommand, flag } from "../cli/spec.ts";
+import { PeaksError, usageError, type Warning } from "../core/errors.ts";
+import { displayPath } from "../core/paths.ts";
+import { resolveProject } from "../core/project.ts";
+import {
+  type DispatchRecord,
+  RecordFileSchema,
+  recordNotFound,
+  recordReadOptions,
+  type SubAgentResult,
+  SubAgentResultSchema,
+} from "../core/records.ts";
+import { isTerminal } from "../core/record_names.ts";
+import { describeIssues, updateJson } from "../core/store.ts";
+import { auditRecord, type RecordAudit } from "./audit.ts";
+import { selectTargets, type Skipped } from "./finalize_targets.ts";
+
+const RESULT_JSON_MAX = 64 * 1024;
+
+function parseResult(raw: string | undefined): SubAgentResult | null {
+  if (raw === undefined) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw usageError(
+      "INVALID_RESULT_JSON",
+      "--result-json is not valid JSON; pass the sub-agent's final message as one quoted argument.",
+      { data: { flag: "result-json" } },
+    );
+  }
+  const parsed = SubAgentResultSchema.safeParse(value);
+  if (!parsed.success) {
+    throw usageError(
+      "INVALID_RESULT_JSON",
+      `--result-json does not match the return contract {role, rid, status: ok|blocked|skipped, artefacts, warnings, blockedReason, reason, diffSummary}: ${
+        describeIssues(parsed.error)
+      }.`,
+      { data: { flag: "result-json" } },
+    );
+  }
+  return parsed.data;
+}
+
+export default defineCommand({
+  name: "sub-agent finalize",
+  description:
+    "Moves records to a terminal status (--outcome), stores --error and the validated --result-json as " +
+    "record.result, and marks them disposed. A record that is already terminal keeps its status; the audit " +
+    "runs again. The audit warns ARTIFACT_MISSING / ARTIFACT_CHANGED for artefacts that vanished or changed " +
+    "after registration, and UNAUTHORIZED_COMMIT for commits on the branch since the record's gitHead. " +
+    "Swarm siblings share a request id, so finalize them by --record.",
+  flags: {
+    record: flag.string("One record.", { placeholder: "<path>", max: 4096 }),
+    "request-id": flag.string("The open record of this request.", {
+      placeholder: "<rid>",
+      max: 128,
+    }),
+    role: flag.string("With --request-id: the role whose record to close.", {
+      placeholder: "<role>",
+      max: 256,
+    }),
+    batch: flag.string("Every record of this batch.", { placeholder: "<id>", max: 128 }),
+    "all-stale": flag.boolean("Every stale or never-started record of the session."),
+    outcome: flag.enum(["done", "failed", "cancelled"], "The terminal status to set.", {
+      required: true,
+    }),
+    error: flag.string("What went wrong (stored as record.error).", {
+      placeholder: "<msg>",
+      max: 2000,
+    }),
+    "result-json": flag.string("The sub-agent's return JSON.", {
+      placeholder: "<json>",
+      allowControl: true,
+      max: RESULT_JSON_MAX,
+    }),
+    "session-id": flag.string("Session for --request-id, --batch and --all-stale.", {
+      placeholder: "<sid>",
+      max: 128,
+    }),
+  },
+  examples: [
+    `peaks sub-agent finalize --record .peaks/_sub_agents/<sid>/dispatch-<…>.json --outcome done --result-json '{"role":"rd","rid":"001-login","status":"ok","artefacts":[],"warnings":[]}' --json`,
+    "peaks sub-agent finalize --batch <id> --outcome failed --error 'user stopped the swarm' --json",
+    "peaks sub-agent finalize --all-stale --outcome cancelled --json",
+  ],
+  exitNotes: ["2  AMBIGUOUS_TARGET: several open records share the request id; use --record"],
+  async run({ flags }, ctx) {
+    const result = parseResult(flags["result-json"]);
+    const multi = flags.batch !== undefined || flags["all-stale"];
+    if (result && multi) {
+      throw usageError(
+        "CONFLICTING_FLAGS",
+        "--result-json belongs to one record; use it with --record or --request-id.",
+        { data: { flag: "result-json" } },
+      );
+    }
+    const project = await resolveProject(ctx);
+    const targets = await selectTargets(ctx, project, flags);
+    const at = ctx.now().toISOString();
+    const warnings: Warning[] = [];
+    const finalized: Record<string, unknown>[] = [];
+    const skipped: Skipped[] = [...targets.skipped];
+    const audits: RecordAudit[] = [];
+    for (const path of targets.paths) {
+      const shown = displayPath(project.root, path);
+      let closed: { before: DispatchRecord; after: DispatchRecord };
+      try {
+        closed = await updateJson(path, RecordFileSchema, recordReadOptions(path), (current) => {
+          if (!current) throw recordNotFound(project, path);
+          const before = current as DispatchRecord;
+          const after: DispatchRecord = { ...before, updatedAt: at };
+          // A detached record being cancelled would also signal its supervisor here.
+          if (!isTerminal(before.status)) {
+            after.status = flags.outcome;
+            after.outcome = flags.outcome;
+            after.completedAt = at;
+          }
+          if (flags.error !== undefined) after.error = flags.error;
+          if (result) after.result = result;
+          if (!before.disposed) {
+            after.disposed = true;
+            after.disposedAt = at;
+          }
+          return { value: after, result: { before, after } };
+        });
+      } catch (error) {
+        if (!(error instanceof PeaksError) || targets.paths.length === 1) throw error;
+        skipped.push({
+          recordPath: shown,
+          reason: error.message,
+          repair: error.nextActions[0] ?? null,
+        });
+        continue;
+      }
+      const { before, after } = closed;
+      const alreadyTerminal = isTerminal(before.status);
+      if (alreadyTerminal && before.status !== flags.outcome) {
+        warnings.push({
+          code: "OUTCOME_KEPT",
+          message:
+            `${shown} was already ${before.status}; it keeps that status (asked: ${flags.outcome}).`,
+          recordPath: shown,
+        });
+      }
+      if (result && (result.role !== after.role || result.rid !== after.requestId)) {
+        warnings.push({
+          code: "RESULT_MISMATCH",
+          message:
+            `The result names role ${result.role} / rid ${result.rid}, but the record is ${after.role} / ${after.requestId}.`,
+          recordPath: shown,
+        });
+      }
+      finalized.push({
+        recordPath: shown,
+        role: after.role,
+        requestId: after.requestId,
+        previousStatus: before.status,
+        status: after.status,
+        alreadyTerminal,
+        resultStatus: after.result?.status ?? null,
+      });
+      const { audit, warnings: found } = await auditRecord(project, path, after);
+      audits.push(audit);
+      warnings.push(...found);
+    }
+    for (const skip of skipped) {
+      warnings.push({
+        code: "RECORD_SKIPPED",
+        message: `${skip.recordPath} was not finalized (${skip.reason}).${
+          skip.repair ? ` Repair: ${skip.repair}` : ""
+        }`,
+        recordPath: skip.recordPath,
+      });
+    }
+    const count = (code: string) => warnings.filter((w) => w.code === code).length;
+    return {
+      data: {
+        projectRoot: project.root,
+        outcome: flags.outcome,
+        finalized,
+        skipped,
+        audit: {
+          artifactsMissing: count("ARTIFACT_MISSING"),
+          artifactsChanged: count("ARTIFACT_CHANGED"),
+          unauthorizedCommits: audits.reduce((n, a) => n + (a.commits?.length ?? 0), 0),
+          records: audits,
+        },
+      },
+      warnings,
+      nextActions: skipped.map((s) => s.repair).filter((a): a is string => a !== null),
+      human: [
+        `finalized ${finalized.length} record(s) as ${flags.outcome}${
+          skipped.length ? `, skipped ${skipped.length}` : ""
+        }`,
+        ...finalized.map((f) => `  ${f.role} ${f.status} ${f.recordPath}`),
+      ].join("\n"),
+    };
+  },
+});

@@ -1,0 +1,125 @@
+import { defineCommand, flag } from "../cli/spec.ts";
+import { PeaksError, type Warning } from "../core/errors.ts";
+import { liveness } from "../core/liveness.ts";
+import { displayPath } from "../core/paths.ts";
+import { resolveProject } from "../core/project.ts";
+import {
+  type DispatchRecord,
+  RecordFileSchema,
+  recordNotFound,
+  recordReadOptions,
+} from "../core/records.ts";
+import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record_names.ts";
+import { updateJson } from "../core/store.ts";
+import { commandLine } from "../core/shell.ts";
+import { resolveRecordFlag } from "./record_path.ts";
+
+export const BEAT_STATUSES = ["running", "finalizing", "done", "failed"] as const;
+
+export default defineCommand({
+  name: "sub-agent heartbeat",
+  description:
+    "A dispatched sub-agent reports progress: appends {at, status, progress, note, stage} to its record " +
+    `(the newest ${MAX_HEARTBEATS} are kept; truncated:true once older ones were dropped) and sets lastBeatAt. ` +
+    "--status done or failed ends the record. A beat on a stale or never-started record revives it " +
+    "(revivedAt); a beat on a finished record is refused with RECORD_TERMINAL and changes nothing.",
+  flags: {
+    record: flag.string("The dispatch record (data.dispatchRecordPath).", {
+      placeholder: "<path>",
+      required: true,
+      max: 4096,
+    }),
+    status: flag.enum(BEAT_STATUSES, "What the sub-agent is doing.", { required: true }),
+    progress: flag.int("Percent done.", { min: 0, max: 100, required: true }),
+    note: flag.string("One line on the current step.", { placeholder: "<text>", max: 200 }),
+    stage: flag.enum(STAGES, "The current stage."),
+  },
+  examples: [
+    'peaks sub-agent heartbeat --record .peaks/_sub_agents/<sid>/dispatch-<…>.json --status running --progress 40 --stage analyzing --note "reading the API layer" --json',
+    "peaks sub-agent heartbeat --record .peaks/_sub_agents/<sid>/dispatch-<…>.json --status done --progress 100 --json",
+  ],
+  exitNotes: ["1  RECORD_TERMINAL: the record already finished; nothing was changed"],
+  async run({ flags }, ctx) {
+    const project = await resolveProject(ctx);
+    const target = await resolveRecordFlag(ctx, project, flags.record);
+    const shown = displayPath(project.root, target.path);
+    const outcome = await updateJson(
+      target.path,
+      RecordFileSchema,
+      recordReadOptions(target.path),
+      (current) => {
+        if (!current) throw recordNotFound(project, target.path);
+        const record = current as DispatchRecord;
+        // Taken under the lock, so beats are stored in the order of their timestamps.
+        const now = ctx.now();
+        const at = now.toISOString();
+        if (isTerminal(record.status)) {
+          throw new PeaksError(
+            "RECORD_TERMINAL",
+            `The record ${shown} is already ${record.status}; a heartbeat cannot change it.`,
+            {
+              data: { recordPath: shown, status: record.status },
+              nextActions: [
+                commandLine(["peaks", "sub-agent", "list", "--project", project.root]),
+              ],
+            },
+          );
+        }
+        const live = liveness(record, now);
+        const revivedFrom = live === "stale" || record.status === "stale"
+          ? "stale"
+          : live === "never-started" || record.status === "never-started"
+          ? "never-started"
+          : null;
+        const revived = revivedFrom !== null;
+        const beats = [...record.heartbeats, {
+          at,
+          status: flags.status,
+          progress: flags.progress,
+          note: flags.note ?? null,
+          stage: flags.stage ?? null,
+        }];
+        const dropped = Math.max(0, beats.length - MAX_HEARTBEATS);
+        const ends = flags.status === "done" || flags.status === "failed";
+        const next: DispatchRecord = {
+          ...record,
+          updatedAt: at,
+          status: flags.status,
+          stage: flags.stage ?? record.stage,
+          heartbeats: beats.slice(dropped),
+          lastBeatAt: at,
+          truncated: record.truncated || dropped > 0,
+          revivedAt: revived ? at : record.revivedAt,
+          outcome: ends ? flags.status as "done" | "failed" : record.outcome,
+          completedAt: ends ? at : record.completedAt,
+        };
+        return { value: next, result: { next, revivedFrom } };
+      },
+    );
+    const { next, revivedFrom } = outcome;
+    const revived = revivedFrom !== null;
+    const warnings: Warning[] = revived
+      ? [{
+        code: "RECORD_REVIVED",
+        message: `The record was ${revivedFrom}; this heartbeat revived it.`,
+      }]
+      : [];
+    return {
+      data: {
+        projectRoot: project.root,
+        recordPath: shown,
+        status: next.status,
+        progress: flags.progress,
+        stage: next.stage,
+        beats: next.heartbeats.length,
+        truncated: next.truncated,
+        revived,
+        lastBeatAt: next.lastBeatAt,
+      },
+      warnings,
+      human: `heartbeat ${next.status} ${flags.progress}% (${next.heartbeats.length} kept${
+        next.truncated ? ", truncated" : ""
+      })`,
+    };
+  },
+});

@@ -1,0 +1,82 @@
+import { defineCommand, flag } from "../cli/spec.ts";
+import type { Warning } from "../core/errors.ts";
+import { assertId } from "../core/ids.ts";
+import { effectiveStatus, lastBeatAgeSec, lastProgress, liveness } from "../core/liveness.ts";
+import { displayPath } from "../core/paths.ts";
+import { listRecords } from "../core/records.ts";
+import { RECORD_STATUSES } from "../core/record_names.ts";
+import { openSession } from "../core/session.ts";
+import { compactMeta } from "./artifact_rules.ts";
+
+export default defineCommand({
+  name: "sub-agent list",
+  description:
+    "Lists the session's dispatch records, newest first, with their live status (never-started after 60 s " +
+    "without a beat, stale after 5 minutes of silence) and artefact metadata. A broken record is listed under " +
+    "data.unreadable with the command that moves it aside; it never hides the others.",
+  flags: {
+    "session-id": flag.string("Session to list instead of the active one.", {
+      placeholder: "<sid>",
+      max: 128,
+    }),
+    batch: flag.string("Only this batch.", { placeholder: "<id>", max: 128 }),
+    status: flag.enum(RECORD_STATUSES, "Only records with this (live) status."),
+    limit: flag.int("Show at most this many records.", { min: 1, max: 10_000, default: 50 }),
+  },
+  examples: [
+    "peaks sub-agent list --json",
+    "peaks sub-agent list --batch <id> --status stale --json",
+  ],
+  async run({ flags }, ctx) {
+    const batch = flags.batch === undefined ? undefined : assertId(flags.batch, "--batch");
+    const { project, sessionId } = await openSession(ctx, flags["session-id"]);
+    const now = ctx.now();
+    const listing = await listRecords(project, sessionId);
+    const rows = listing.records
+      .filter(({ record }) => batch === undefined || record.batchId === batch)
+      .map(({ path, record }) => ({
+        recordPath: displayPath(project.root, path),
+        role: record.role,
+        requestId: record.requestId,
+        batchId: record.batchId,
+        dispatchedInBatch: record.dispatchedInBatch,
+        status: effectiveStatus(record, now),
+        progress: lastProgress(record),
+        stage: record.stage,
+        lastBeatAgeSec: lastBeatAgeSec(record, now),
+        liveness: liveness(record, now),
+        disposed: record.disposed,
+        artifactMetas: record.artifactMetas.map(compactMeta),
+      }))
+      .filter((row) => flags.status === undefined || row.status === flags.status);
+    const unreadable = listing.unreadable.map(({ path, error }) => ({
+      recordPath: displayPath(project.root, path),
+      reason: String(error.data.reason ?? error.message),
+      repair: error.nextActions[0] ?? null,
+    }));
+    const warnings: Warning[] = unreadable.map((u) => ({
+      code: "RECORD_UNREADABLE",
+      message: `${u.recordPath} is unreadable (${u.reason}); move it aside with: ${u.repair}`,
+      path: u.recordPath,
+    }));
+    const shown = rows.slice(0, flags.limit);
+    return {
+      data: {
+        projectRoot: project.root,
+        sessionId,
+        total: rows.length,
+        records: shown,
+        unreadable,
+      },
+      warnings,
+      nextActions: unreadable.map((u) => u.repair).filter((a): a is string => a !== null),
+      human: shown.length
+        ? shown.map((r) =>
+          `${r.status.padEnd(13)} ${
+            String(r.progress).padStart(3)
+          }%  ${r.role}  ${r.requestId}  ${r.recordPath}`
+        ).join("\n")
+        : "no dispatch records",
+    };
+  },
+});

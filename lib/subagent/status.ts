@@ -1,0 +1,46 @@
+import { defineCommand, flag } from "../cli/spec.ts";
+import { readBatchMembers } from "../core/batch_status.ts";
+import { openSession } from "../core/session.ts";
+import { batchNotFound, chooseBatch, chooseLabel, statusData } from "./batch_view.ts";
+
+export default defineCommand({
+  name: "sub-agent status",
+  description:
+    "Prints one status line for a batch (default: the most recent one), at most 120 characters: " +
+    "`[peaks-code] swarm 2/3 running | rd-planning 45% (12s ago) | qa-test-cases 30% (5s ago) | ui 100% done`. " +
+    "Silent members are marked `⚠ stale` (no beat for 5 minutes) or `⚠ never-started` (no beat 60 s after " +
+    "dispatch); a finished batch reads `swarm 3/3 done`. Reading never changes a record.",
+  flags: {
+    "session-id": flag.string("Session to use instead of the active one.", {
+      placeholder: "<sid>",
+      max: 128,
+    }),
+    batch: flag.string("The batch to show.", { placeholder: "<id>", max: 128 }),
+    label: flag.string("Label in brackets (default: the active skill).", {
+      placeholder: "<name>",
+      max: 40,
+    }),
+  },
+  examples: ["peaks sub-agent status", "peaks sub-agent status --batch <id> --json"],
+  async run({ flags }, ctx) {
+    const { project, sessionId } = await openSession(ctx, flags["session-id"]);
+    const [batchId, label] = await Promise.all([
+      chooseBatch(project, sessionId, flags.batch),
+      chooseLabel(ctx, project, sessionId, flags.label),
+    ]);
+    if (batchId === undefined) {
+      const line = `[${label}] no sub-agents dispatched`;
+      return {
+        data: { projectRoot: project.root, sessionId, batchId: null, line, members: [] },
+        human: line,
+      };
+    }
+    const members = await readBatchMembers(project, sessionId, batchId, ctx.now());
+    if (members.length === 0) throw batchNotFound(project, sessionId, batchId);
+    const view = statusData(project, label, members);
+    return {
+      data: { projectRoot: project.root, sessionId, batchId, ...view },
+      human: view.line,
+    };
+  },
+});

@@ -1,0 +1,143 @@
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { runPeaks } from "../support/cli.ts";
+import { tempDir, writeText } from "../support/temp.ts";
+import { initWorkspace, readJson, runAction, splitCommand } from "../support/subagent.ts";
+import { join } from "../../lib/core/std.ts";
+
+const MARKER = "SECRET-PROMPT-MARKER-7f3a";
+const CLAUDE = { CLAUDECODE: "1" };
+
+Deno.test("IDE detection: env names the IDE, none means claude-code with IDE_ASSUMED", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const assumed = await runPeaks(["sub-agent", "dispatch", "rd", "--prompt", "x", "--json"], {
+    cwd: dir.path,
+  });
+  assertEquals(assumed.json.data.ide, "claude-code");
+  assertEquals(assumed.json.warnings.map((w: { code: string }) => w.code), ["IDE_ASSUMED"]);
+
+  const trae = await runPeaks(["sub-agent", "dispatch", "qa", "--prompt", "x", "--json"], {
+    cwd: dir.path,
+    env: { TRAE_AI_SHELL_ID: "7" },
+  });
+  assertEquals(trae.json.data.ide, "trae");
+  assertEquals(trae.json.data.toolCall.verified, false);
+  assert(!("toolCallAliases" in trae.json.data));
+  assert(trae.json.data.toolCall.args.prompt.includes("## MCP tool check (IDE: trae)"));
+
+  await Deno.mkdir(join(dir.path, ".cursor"));
+  const cursor = await runPeaks(["sub-agent", "dispatch", "qa", "--prompt", "x", "--json"], {
+    cwd: dir.path,
+  });
+  assertEquals(cursor.json.data.ide, "cursor");
+  assertEquals(cursor.json.warnings, []);
+});
+
+async function fakeVendor(dir: string, name: string): Promise<string> {
+  const bin = join(dir, "bin");
+  await writeText(join(bin, name), "#!/bin/sh\nexit 0\n");
+  await Deno.chmod(join(bin, name), 0o755);
+  return bin;
+}
+
+Deno.test("IDE_NOT_SUPPORTED: exit 3, a detached replay with the installed vendor, the prompt saved", async () => {
+  await using dir = await tempDir();
+  const sid = await initWorkspace(dir.path);
+  const bin = await fakeVendor(dir.path, "codex");
+  const env = { PATH: `${bin}:${Deno.env.get("PATH")}` };
+  const result = await runPeaks(
+    [
+      "sub-agent",
+      "dispatch",
+      "rd",
+      "--ide",
+      "codex",
+      "--request-id",
+      "001-login",
+      "--prompt",
+      "-",
+      "--json",
+    ],
+    { cwd: dir.path, env, stdin: `piped ${MARKER}` },
+  );
+  assertEquals(result.code, 3);
+  assertEquals(result.json.code, "IDE_NOT_SUPPORTED");
+  assertEquals(result.json.data.vendor, "codex");
+  assert(!result.stdout.includes(MARKER));
+  const promptFile: string = result.json.data.promptFile;
+  assertMatch(promptFile, new RegExp(`^\\.peaks/_sub_agents/${sid}/prompts/001-login-rd-`));
+  assertEquals(await Deno.readTextFile(join(dir.path, promptFile)), `piped ${MARKER}`);
+  assertEquals(result.json.nextActions.length, 1);
+  const action: string = result.json.nextActions[0];
+  assertMatch(action, /--mode detached --vendor codex --project /);
+  assertMatch(result.json.data.instructions.join(" "), /inline/);
+
+  // The detached execution path is a separate command flag set; until it exists the replay stops
+  // at --mode, and everything else in it dispatches as written.
+  const replay = await runAction(action, { cwd: dir.path, env });
+  assertEquals([replay.code, replay.json.code, replay.json.data.flag], [2, "UNKNOWN_FLAG", "mode"]);
+  const words = splitCommand(action);
+  const mode = words.indexOf("--mode");
+  words.splice(mode, 4, "--ide", "claude-code");
+  const inProcess = await runPeaks([...words.slice(1), "--json"], { cwd: dir.path, env });
+  assertEquals(inProcess.code, 0, inProcess.stderr);
+  assert(inProcess.json.data.toolCall.args.prompt.includes(`piped ${MARKER}`));
+});
+
+Deno.test("IDE_NOT_SUPPORTED without an installed vendor: no replay, inline advice", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const result = await runPeaks(["sub-agent", "dispatch", "rd", "--prompt", "x", "--json"], {
+    cwd: dir.path,
+    env: { GEMINI_CLI: "1", PATH: join(dir.path, "empty-bin") },
+  });
+  assertEquals(result.code, 3);
+  assertEquals(result.json.data.ide, "gemini");
+  assertEquals(result.json.nextActions, []);
+  assertEquals(result.json.data.installedVendors, []);
+});
+
+Deno.test("a git project records gitHead and branch", async () => {
+  await using dir = await tempDir();
+  const git = (...args: string[]) =>
+    new Deno.Command("git", {
+      args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
+      cwd: dir.path,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+  await git("init", "-q", "-b", "main");
+  await git("commit", "-q", "--allow-empty", "-m", "base");
+  await initWorkspace(dir.path);
+  const result = await runPeaks(["sub-agent", "dispatch", "rd", "--prompt", "x", "--json"], {
+    cwd: dir.path,
+    env: CLAUDE,
+  });
+  const record = await readJson(join(dir.path, result.json.data.dispatchRecordPath));
+  assertMatch(record.gitHead!, /^[0-9a-f]{40}$/);
+  assertEquals(record.gitBranch, "main");
+});
+
+Deno.test("runtime arguments come from presence, the PRD request and the swarm plan", async () => {
+  await using dir = await tempDir();
+  const sid = await initWorkspace(dir.path);
+  await runPeaks(["skill", "presence:set", "peaks-code", "--mode", "assisted"], { cwd: dir.path });
+  const runtime = join(dir.path, ".peaks", "_runtime", sid);
+  await writeText(
+    join(runtime, "prd", "requests", "001-login.md"),
+    "---\nrid: 001-login\nrole: prd\ntype: bugfix\nstate: draft\ncreatedAt: 2026-11-29T00:00:00Z\nupdatedAt: 2026-11-29T00:00:00Z\n---\n# PRD\n",
+  );
+  await writeText(
+    join(runtime, "sc", "swarm-plan.json"),
+    JSON.stringify({ rid: "001-login", frontendOnly: true, frontendKeywordHit: false }),
+  );
+  const result = await runPeaks(
+    ["sub-agent", "dispatch", "ui", "--request-id", "001-login", "--prompt", "x", "--json"],
+    { cwd: dir.path, env: CLAUDE },
+  );
+  const prompt: string = result.json.data.toolCall.args.prompt;
+  assert(prompt.includes("- Mode: assisted"));
+  assert(prompt.includes("- Request type: bugfix"));
+  assert(prompt.includes("- frontendOnly: true; frontendKeywordHit: false"));
+  assert(prompt.includes(`.peaks/_runtime/${sid}/system/sub-agent-ui.json`));
+});

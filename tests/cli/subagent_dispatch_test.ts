@@ -1,0 +1,273 @@
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { runPeaks } from "../support/cli.ts";
+import { tempDir, writeText } from "../support/temp.ts";
+import { initWorkspace, readJson, runAction, splitCommand } from "../support/subagent.ts";
+import { RecordFileSchema } from "../../lib/core/records.ts";
+import { join } from "../../lib/core/std.ts";
+
+const MARKER = "SECRET-PROMPT-MARKER-7f3a";
+const CLAUDE = { CLAUDECODE: "1" };
+
+/** Stdout with toolCall.args.prompt removed: where the prompt must never appear. */
+function outsidePrompt(stdout: string): string {
+  const envelope = JSON.parse(stdout);
+  if (envelope.data?.toolCall?.args) delete envelope.data.toolCall.args.prompt;
+  return JSON.stringify(envelope);
+}
+
+Deno.test("dispatch writes a queued record and returns the Task tool call with every envelope field", async () => {
+  await using dir = await tempDir();
+  const sid = await initWorkspace(dir.path);
+  const result = await runPeaks(
+    [
+      "sub-agent",
+      "dispatch",
+      "rd-planning",
+      "--request-id",
+      "001-login",
+      "--prompt",
+      `Plan it. ${MARKER}`,
+      "--json",
+    ],
+    { cwd: dir.path, env: CLAUDE },
+  );
+  assertEquals(result.code, 0, result.stderr);
+  const data = result.json.data;
+  assertEquals(data.envelopeVersion, "2.1.0");
+  assertEquals(data.ide, "claude-code");
+  assertEquals(data.role, "rd-planning");
+  assertEquals(data.toolCall.name, "Task");
+  assertEquals(data.toolCallAliases, ["Agent"]);
+  assertEquals(data.toolCall.args.subagent_type, "general-purpose");
+  assertEquals(data.toolCall.args.description, "rd-planning for rid=001-login");
+  assert(data.toolCall.args.prompt.includes(MARKER));
+  assertEquals(data.dispatchedInBatch, 1);
+  assertMatch(data.batchId, /^[0-9a-f-]{36}$/);
+  assertMatch(
+    data.dispatchRecordPath,
+    new RegExp(
+      `^\\.peaks/_sub_agents/${sid}/dispatch-001-login-rd-planning-[0-9a-z]{8}-[0-9a-f]{4}\\.json$`,
+    ),
+  );
+  for (
+    const key of [
+      "originalPromptSize",
+      "promptSize",
+      "headroomCompressed",
+      "headroomResult",
+      "forcedAt",
+      "contextImpact",
+      "artifactMetas",
+      "artifactsPublicPaths",
+    ]
+  ) assert(key in data, key);
+  assertEquals(data.expectedCompletionSeconds, 45);
+  assertEquals(
+    data.orchestratorVisibleHint,
+    `⏳ Spawning sub-agent via Task tool: rd-planning for rid=001-login, batch-id=${data.batchId} (ETA ~45s)`,
+  );
+  assertEquals(data.originalPromptSize, new TextEncoder().encode(`Plan it. ${MARKER}`).length);
+  assertEquals(data.contextImpact.promptBytes, data.promptSize);
+  assert(!("prompt" in data));
+  assert(
+    !outsidePrompt(result.stdout).includes(MARKER),
+    "the prompt leaked outside toolCall.args.prompt",
+  );
+  assertEquals(result.json.warnings, []);
+
+  const record = RecordFileSchema.parse(await readJson(join(dir.path, data.dispatchRecordPath)));
+  assertEquals(record.status, "queued");
+  assertEquals(record.heartbeats, []);
+  assertEquals(record.lastBeatAt, null);
+  assertEquals(record.prompt, data.toolCall.args.prompt);
+  assertEquals(record.gitHead, null);
+  assertEquals(record.requestIdSource, "flag");
+
+  for (const action of result.json.nextActions) {
+    const next = await runAction(action, { cwd: dir.path });
+    assertEquals(next.code, 0, `${action}\n${next.stderr}`);
+  }
+});
+
+Deno.test("a 5 MB prompt file dispatches; stdin works with --prompt -", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const big = `${MARKER}\n${"lorem ipsum dolor sit amet\n".repeat(200_000)}`;
+  await writeText(join(dir.path, "task.md"), big);
+  const file = await runPeaks(
+    ["sub-agent", "dispatch", "qa", "--prompt-file", "task.md", "--brief", "pointer", "--json"],
+    { cwd: dir.path, env: CLAUDE },
+  );
+  assertEquals(file.code, 0, file.stderr);
+  assert(file.json.data.originalPromptSize >= 5_000_000);
+  assert(file.stdout.length < 1024, `${file.stdout.length} bytes`);
+  const record = await readJson(join(dir.path, file.json.data.dispatchRecordPath));
+  assert(record.prompt.includes(big.trim().slice(-100)));
+
+  const piped = await runPeaks(
+    ["sub-agent", "dispatch", "qa", "--prompt", "-", "--json"],
+    { cwd: dir.path, env: CLAUDE, stdin: `from stdin ${MARKER}` },
+  );
+  assertEquals(piped.code, 0, piped.stderr);
+  assert(piped.json.data.toolCall.args.prompt.includes(`from stdin ${MARKER}`));
+});
+
+Deno.test("pointer mode: a 100 KB prompt gives an envelope under 1 KB and brief prints it", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  await writeText(join(dir.path, "p.md"), `${MARKER} ${"x".repeat(100 * 1024)}`);
+  const result = await runPeaks(
+    [
+      "sub-agent",
+      "dispatch",
+      "rd",
+      "--request-id",
+      "001-login",
+      "--prompt-file",
+      "p.md",
+      "--brief",
+      "pointer",
+      "--json",
+    ],
+    { cwd: dir.path, env: CLAUDE },
+  );
+  assertEquals(result.code, 0, result.stderr);
+  assert(new TextEncoder().encode(result.stdout).length < 1024, `${result.stdout.length} bytes`);
+  assert(!result.stdout.includes(MARKER));
+  const pointer: string = result.json.data.toolCall.args.prompt;
+  const command = /`(peaks sub-agent brief [^`]+)`/.exec(pointer)![1];
+  const brief = await runPeaks(splitCommand(command).slice(1), { cwd: join(dir.path, ".peaks") });
+  assertEquals(brief.code, 0, brief.stderr);
+  assert(brief.stdout.startsWith("## Runtime arguments"));
+  assert(brief.stdout.includes(MARKER));
+});
+
+Deno.test("without --request-id the rid is adhoc-<batch prefix> and the record says it was generated", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const result = await runPeaks(
+    [
+      "sub-agent",
+      "dispatch",
+      "general-purpose",
+      "--batch-id",
+      "b-2026.x",
+      "--prompt",
+      "hi",
+      "--json",
+    ],
+    { cwd: dir.path, env: CLAUDE },
+  );
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(
+    result.json.data.toolCall.args.description,
+    "general-purpose for rid=adhoc-b-2026.x",
+  );
+  const record = await readJson(join(dir.path, result.json.data.dispatchRecordPath));
+  assertEquals(record.requestId, "adhoc-b-2026.x");
+  assertEquals(record.requestIdSource, "generated");
+});
+
+Deno.test("roles are free-form; whitespace is refused and odd roles get a slug file name", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const bad = await runPeaks(["sub-agent", "dispatch", "rd planning", "--prompt", "x", "--json"], {
+    cwd: dir.path,
+    env: CLAUDE,
+  });
+  assertEquals(bad.code, 2);
+  assertEquals(bad.json.code, "INVALID_ROLE");
+  const odd = await runPeaks(["sub-agent", "dispatch", "设计/UI", "--prompt", "x", "--json"], {
+    cwd: dir.path,
+    env: CLAUDE,
+  });
+  assertEquals(odd.code, 0, odd.stderr);
+  assertEquals(odd.json.data.role, "设计/UI");
+  assertMatch(
+    odd.json.data.dispatchRecordPath,
+    /dispatch-adhoc-[^/]+-ui-[0-9a-f]{8}-[0-9a-z]{8}-[0-9a-f]{4}\.json$/,
+  );
+});
+
+Deno.test("prompt input errors: none, two sources, empty", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const cases: Array<[string[], string]> = [
+    [[], "MISSING_PROMPT"],
+    [["--prompt", "a", "--prompt-file", "b"], "CONFLICTING_FLAGS"],
+    [["--prompt", "   "], "EMPTY_PROMPT"],
+    [["--prompt-file", "../outside.md"], "PATH_OUTSIDE_PROJECT"],
+  ];
+  for (const [flags, code] of cases) {
+    const result = await runPeaks(["sub-agent", "dispatch", "rd", ...flags, "--json"], {
+      cwd: dir.path,
+      env: CLAUDE,
+    });
+    assertEquals([result.code, result.json.code], [2, code], flags.join(" "));
+  }
+});
+
+Deno.test("the seventh member of a batch warns BATCH_OVER_LIMIT", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  let last;
+  for (let i = 1; i <= 7; i++) {
+    last = await runPeaks(
+      ["sub-agent", "dispatch", `r${i}`, "--batch-id", "wide", "--prompt", "x", "--json"],
+      { cwd: dir.path, env: CLAUDE },
+    );
+    assertEquals(last.json.data.dispatchedInBatch, i);
+    assertEquals(
+      last.json.warnings.some((w: { code: string }) => w.code === "BATCH_OVER_LIMIT"),
+      i === 7,
+    );
+  }
+});
+
+Deno.test("--write-artifact declares conventional paths and refuses others", async () => {
+  await using dir = await tempDir();
+  const sid = await initWorkspace(dir.path);
+  const path = `.peaks/_sub_agents/${sid}/artifacts/001-login-ui-001.md`;
+  await writeText(join(dir.path, path), "draft");
+  const result = await runPeaks(
+    [
+      "sub-agent",
+      "dispatch",
+      "ui",
+      "--request-id",
+      "001-login",
+      "--write-artifact",
+      path,
+      "--write-artifact",
+      `.peaks/_runtime/${sid}/ui/design-draft.md`,
+      "--prompt",
+      "x",
+      "--json",
+    ],
+    { cwd: dir.path, env: CLAUDE },
+  );
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(result.json.data.artifactsPublicPaths, [
+    path,
+    `.peaks/_runtime/${sid}/ui/design-draft.md`,
+  ]);
+  assertEquals(result.json.data.artifactMetas.length, 1);
+  assertEquals(result.json.data.artifactMetas[0].size, 5);
+  assert(result.json.data.contextImpact.artifactBytes > 0);
+  const bad = await runPeaks(
+    [
+      "sub-agent",
+      "dispatch",
+      "ui",
+      "--request-id",
+      "001-login",
+      "--write-artifact",
+      "notes.md",
+      "--prompt",
+      "x",
+      "--json",
+    ],
+    { cwd: dir.path, env: CLAUDE },
+  );
+  assertEquals([bad.code, bad.json.code], [2, "ARTIFACT_PATH_INVALID"]);
+});
