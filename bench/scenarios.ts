@@ -2,15 +2,9 @@
  * What `deno task bench` times. Each scenario prepares a project once and
  * then runs one peaks command line in it, as an agent would.
  */
-export interface Scenario {
-  name: string;
-  args: string[];
-  stdin?: string;
-  /** Prepares the project; `peaks` runs a command in it and returns its JSON envelope. */
-  setup?: (peaks: (args: string[]) => Promise<unknown>) => Promise<void>;
-  /** Expected to exit non-zero (e.g. a refusal); failures are not reported then. */
-  expectFailure?: boolean;
-}
+
+import type { Scenario } from "./scenario.ts";
+import { SUBAGENT_SCENARIOS } from "./subagent_scenarios.ts";
 
 const withWorkspace = async (peaks: (args: string[]) => Promise<unknown>) => {
   await peaks(["workspace", "init", "--json"]);
@@ -31,4 +25,5 @@ export const SCENARIOS: Scenario[] = [
     stdin: JSON.stringify({ context_window: { used_percentage: 41 } }),
     setup: withWorkspace,
   },
+  ...SUBAGENT_SCENARIOS,
 ];

@@ -4,13 +4,7 @@
  * The record path and batch id are only known after setup, so setup fills
  * them into the argument arrays before the harness reads them.
  */
-export interface Scenario {
-  name: string;
-  args: string[];
-  stdin?: string;
-  setup?: (peaks: (args: string[]) => Promise<unknown>) => Promise<void>;
-  expectFailure?: boolean;
-}
+import type { Scenario } from "./scenario.ts";
 
 type Peaks = (args: string[]) => Promise<unknown>;
 

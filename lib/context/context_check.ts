@@ -1,12 +1,12 @@
 import { defineCommand, flag } from "../cli/spec.ts";
 import { guardFlagPath, resolveProject } from "../core/project.ts";
 import { detectIde, IDE_IDS } from "../core/ide.ts";
-import { HEADROOM_MODES } from "../core/preferences.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/paths.ts";
 import { commandLine } from "../core/shell.ts";
 import { PROMPT_HARD_LIMIT_BYTES, THRESHOLDS } from "./budget.ts";
 import { assertUnderHardLimit, budgetData, governPrompt, type RerunChange } from "./governance.ts";
+import { governanceFlags, governanceWords } from "./flags.ts";
 
 export const CHECK_ENVELOPE_VERSION = "1.0.0";
 
@@ -24,17 +24,8 @@ export default defineCommand({
       required: true,
       max: 4096,
     }),
-    "context-window": flag.int("The sub-agent's context window in tokens (default: the IDE's).", {
-      min: 1_000,
-      max: 10_000_000,
-    }),
     ide: flag.enum(IDE_IDS, "Judge against this IDE's default window (default: detected)."),
-    force: flag.boolean("Let a prompt from 80% of the window through; records forcedAt."),
-    "use-headroom": flag.boolean("Compress through the headroom proxy first (never blocks)."),
-    "headroom-mode": flag.enum(
-      HEADROOM_MODES,
-      "Token budget for compression: 40%, 20% or 70% of the prompt (default: preference, else balanced).",
-    ),
+    ...governanceFlags,
   },
   examples: [
     "peaks context check --prompt-file .peaks/_runtime/prompt.md --json",
@@ -61,26 +52,18 @@ export default defineCommand({
     const prompt = await Deno.readTextFile(path);
     const detected = await detectIde(ctx.env, project.root, flags.ide);
 
-    const rerun = (change: RerunChange) => {
-      const useHeadroom = flags["use-headroom"] || change.useHeadroom === true;
-      const mode = change.headroomMode ?? flags["headroom-mode"];
-      return commandLine([
+    const rerun = (change: RerunChange) =>
+      commandLine([
         "peaks",
         "context",
         "check",
         "--prompt-file",
         path,
-        ...(flags["context-window"] === undefined
-          ? []
-          : ["--context-window", String(flags["context-window"])]),
         ...(flags.ide === undefined ? [] : ["--ide", flags.ide]),
-        ...(useHeadroom ? ["--use-headroom"] : []),
-        ...(useHeadroom && mode !== undefined ? ["--headroom-mode", mode] : []),
-        ...(flags.force || change.force ? ["--force"] : []),
+        ...governanceWords(flags, change),
         "--project",
         project.root,
       ]);
-    };
 
     const ideWarnings: Warning[] = detected.source === "assumed"
       ? [{

@@ -55,6 +55,11 @@ export interface RerunChange {
 
 export interface GovernRequest {
   prompt: string;
+  /**
+   * Bytes the final prompt adds around `prompt` (dispatch's CLI-generated
+   * blocks). Only `prompt` is compressed; sizes and the verdict count both.
+   */
+  extraBytes?: number;
   ide: IdeEntry;
   /** --context-window; the IDE's default window when absent. */
   contextWindow?: number;
@@ -191,7 +196,8 @@ export async function governPrompt(request: GovernRequest): Promise<GovernOutcom
       },
     );
   }
-  const originalPromptSize = utf8Bytes(prompt);
+  const extra = request.extraBytes ?? 0;
+  const originalPromptSize = utf8Bytes(prompt) + extra;
   assertUnderHardLimit(originalPromptSize);
 
   const contextWindow = request.contextWindow ?? ide.contextWindow;
@@ -226,7 +232,7 @@ export async function governPrompt(request: GovernRequest): Promise<GovernOutcom
     }
   }
 
-  const promptSize = utf8Bytes(current);
+  const promptSize = utf8Bytes(current) + extra;
   const budget = evaluateBudget(promptSize, contextWindow);
   const compressed = headroomRecord?.compressed === true;
   const outcome: GovernOutcome = {

@@ -11,27 +11,20 @@ import { assertRole } from "../core/record_names.ts";
 import { openSession } from "../core/session.ts";
 import { commandLine } from "../core/shell.ts";
 import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./artifact_rules.ts";
-import { type BudgetedPrompt, writeDispatch } from "./dispatch_record.ts";
+import { type BudgetedPrompt, type PromptBudgetStep, writeDispatch } from "./dispatch_record.ts";
+import { governanceFlags, governanceWords } from "../context/flags.ts";
+import { budgetData, governPrompt, type RerunChange } from "../context/governance.ts";
+import type { HeadroomMode } from "../context/budget.ts";
+import { type Replay, replayPlan } from "./replay.ts";
+import type { PromptInput } from "./prompt_input.ts";
+import type { Ctx } from "../core/ctx.ts";
+import type { IdeEntry } from "../core/ide.ts";
+import type { Project } from "../core/project.ts";
 import { readPromptInput } from "./prompt_input.ts";
 import { readSurroundings, runtimeArgs } from "./runtime_args.ts";
 import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./tool_call.ts";
 
 export const ENVELOPE_VERSION = "2.1.0";
-
-/**
- * The prompt budget step. Today it passes the composed prompt through
- * unchanged; the G9 budget check (ratio, --force, PROMPT_TOO_LARGE) and
- * headroom compression replace this one function.
- */
-function applyPromptBudget(composed: string): Promise<BudgetedPrompt> {
-  return Promise.resolve({
-    prompt: composed,
-    headroomCompressed: false,
-    headroomResult: null,
-    forcedAt: null,
-    warnings: [],
-  });
-}
 
 /** A dispatch without --request-id still needs an id for file names: one per batch. */
 export function generatedRequestId(batchId: string): string {
@@ -99,6 +92,7 @@ export default defineCommand({
       placeholder: "<id>",
       max: 128,
     }),
+    ...governanceFlags,
   },
   examples: [
     "peaks sub-agent dispatch rd-planning --request-id 001-login --prompt-file .peaks/_runtime/<sid>/rd/task.md --json",
@@ -129,6 +123,21 @@ export default defineCommand({
     surroundings.catch(() => {});
     const prompt = await readPromptInput(ctx, project, flags);
     const detected = await detectIde(ctx.env, project.root, flags.ide);
+    const replay: Replay = {
+      role,
+      sessionId,
+      requestId: rid,
+      batchId: givenBatch,
+      brief: flags.brief === "inline" ? undefined : flags.brief,
+      heartbeatInterval: flags["heartbeat-interval"] === 30
+        ? undefined
+        : flags["heartbeat-interval"],
+      writeArtifacts: flags["write-artifact"],
+      graphNode: graphNodeId ?? undefined,
+      workflowId: workflowId ?? undefined,
+      // A detached replay does not need the in-process IDE; the budget choices carry over.
+      extraWords: governanceWords(flags),
+    };
     const warnings: Warning[] = [];
     if (detected.source === "assumed") {
       warnings.push({
@@ -140,19 +149,7 @@ export default defineCommand({
     // The second execution path (a detached vendor process) branches off here.
     if (!detected.ide.inProcess) {
       const { ideNotSupported } = await import("./ide_not_supported.ts");
-      throw await ideNotSupported(ctx, project, detected.ide, {
-        role,
-        sessionId,
-        requestId: rid,
-        batchId: givenBatch,
-        brief: flags.brief === "inline" ? undefined : flags.brief,
-        heartbeatInterval: flags["heartbeat-interval"] === 30
-          ? undefined
-          : flags["heartbeat-interval"],
-        writeArtifacts: flags["write-artifact"],
-        graphNode: graphNodeId ?? undefined,
-        workflowId: workflowId ?? undefined,
-      }, prompt);
+      throw await ideNotSupported(ctx, project, detected.ide, replay, prompt);
     }
 
     const batchId = givenBatch ?? newUuid();
@@ -203,7 +200,7 @@ export default defineCommand({
       graphNodeId,
       workflowId,
       now,
-    }, applyPromptBudget);
+    }, budgetStep(ctx, project, detected.ide, flags, replay, prompt));
     const { record, budget, toolCall } = written;
     warnings.push(...budget.warnings);
     const n = record.dispatchedInBatch;
@@ -234,6 +231,7 @@ export default defineCommand({
       headroomCompressed: budget.headroomCompressed,
       headroomResult: budget.headroomResult,
       forcedAt: budget.forcedAt,
+      ...(budget.verdict && flags.brief !== "pointer" ? { contextBudget: budget.verdict } : {}),
       contextImpact: { promptBytes, artifactBytes, totalBytes: promptBytes + artifactBytes },
       artifactMetas: shownMetas,
       orchestratorVisibleHint: visibleHint(toolCall.name, role, requestId, batchId),
@@ -264,3 +262,65 @@ export default defineCommand({
     };
   },
 });
+
+type BudgetFlags = Parameters<typeof governanceWords>[0] & { ide?: string };
+
+/**
+ * The G9 gate for this dispatch: headroom compression of the caller's prompt
+ * when asked, then the verdict on the whole composed prompt. Refusals and
+ * suggestions repeat this dispatch with the change, the prompt passed as a
+ * file (an inline or stdin prompt is saved only when such a command is handed out).
+ */
+function budgetStep(
+  ctx: Ctx,
+  project: Project,
+  ide: IdeEntry,
+  flags: BudgetFlags,
+  replay: Replay,
+  prompt: PromptInput,
+): PromptBudgetStep {
+  return async (callerPrompt, overheadBytes): Promise<BudgetedPrompt> => {
+    const plan = replayPlan(ctx, project, {
+      ...replay,
+      extraWords: flags.ide === undefined ? [] : ["--ide", flags.ide],
+    }, prompt);
+    let handedOut = false;
+    const rerun = (change: RerunChange) => {
+      handedOut = true;
+      return commandLine([
+        ...plan.words,
+        ...governanceWords(flags, change),
+        "--project",
+        project.root,
+      ]);
+    };
+    let outcome;
+    try {
+      outcome = await governPrompt({
+        prompt: callerPrompt,
+        extraBytes: overheadBytes,
+        ide,
+        contextWindow: flags["context-window"],
+        force: flags.force,
+        useHeadroom: flags["use-headroom"],
+        headroomMode: flags["headroom-mode"] as HeadroomMode | undefined,
+        project,
+        env: ctx.env,
+        now: ctx.now(),
+        rerun,
+      });
+    } finally {
+      if (handedOut) await plan.save();
+    }
+    return {
+      prompt: outcome.prompt,
+      originalPromptSize: outcome.originalPromptSize,
+      headroomCompressed: outcome.headroomCompressed,
+      headroomResult: outcome.headroomResult,
+      headroomRecord: outcome.headroomRecord,
+      forcedAt: outcome.forcedAt,
+      warnings: outcome.warnings,
+      verdict: budgetData(outcome),
+    };
+  };
+}

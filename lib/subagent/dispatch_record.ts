@@ -18,16 +18,31 @@ import { composePrompt } from "./prompt_blocks.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
 import { buildToolCall, pointerPrompt } from "./tool_call.ts";
 
-/** What the prompt budget step returns; the prompt is what the sub-agent will get. */
+/**
+ * What the prompt budget step returns. `prompt` is the caller's part of the
+ * prompt, compressed or not; the CLI-generated blocks are composed around it
+ * afterwards and never compressed.
+ */
 export interface BudgetedPrompt {
   prompt: string;
+  /** Size of the composed prompt before compression. */
+  originalPromptSize: number;
   headroomCompressed: boolean;
+  /** The measured headroom result for the envelope (no CCR hashes). */
   headroomResult: unknown | null;
+  /** The same with CCR hashes, kept in the record for a later rehydrate. */
+  headroomRecord: unknown | null;
   forcedAt: string | null;
   warnings: Warning[];
+  /** Budget facts for the envelope (tier, percent, window), when the gate ran. */
+  verdict: Record<string, unknown> | null;
 }
 
-export type PromptBudgetStep = (composed: string) => Promise<BudgetedPrompt>;
+/** Judges (and maybe compresses) the caller's prompt; `overheadBytes` is what composing adds. */
+export type PromptBudgetStep = (
+  callerPrompt: string,
+  overheadBytes: number,
+) => Promise<BudgetedPrompt>;
 
 export interface DispatchPlan {
   project: Project;
@@ -68,6 +83,7 @@ async function exists(path: string): Promise<boolean> {
 function initialRecord(
   plan: DispatchPlan,
   budget: BudgetedPrompt,
+  composed: string,
   toolCall: ToolCall,
   n: number,
 ): DispatchRecord {
@@ -92,9 +108,9 @@ function initialRecord(
     vendor: null,
     brief: plan.brief,
     heartbeatIntervalSec: runtime.heartbeatIntervalSec,
-    prompt: budget.prompt,
-    promptSize: utf8(budget.prompt),
-    originalPromptSize: utf8(plan.callerPrompt),
+    prompt: composed,
+    promptSize: utf8(composed),
+    originalPromptSize: budget.originalPromptSize,
     toolCall: JSON.parse(JSON.stringify(stored)),
     status: "queued",
     outcome: null,
@@ -107,7 +123,7 @@ function initialRecord(
     declaredArtifacts: runtime.declaredArtifacts,
     gitHead: plan.git?.head ?? null,
     gitBranch: plan.git?.branch ?? null,
-    headroomResult: budget.headroomResult,
+    headroomResult: budget.headroomRecord,
     forcedAt: budget.forcedAt,
     completedAt: null,
     error: null,
@@ -130,8 +146,11 @@ export async function writeDispatch(
     const path = project.layout.dispatchRecord(sid, fileName);
     if (await exists(path)) continue;
     const shown = displayPath(project.root, path);
-    const budget = await budgetStep(composePrompt(runtime, shown, plan.callerPrompt));
-    const toolPrompt = plan.brief === "pointer" ? pointerPrompt(fileName) : budget.prompt;
+    // Composing around an empty prompt measures exactly what the blocks add.
+    const overhead = utf8(composePrompt(runtime, shown, ""));
+    const budget = await budgetStep(plan.callerPrompt.trim(), overhead);
+    const composed = composePrompt(runtime, shown, budget.prompt);
+    const toolPrompt = plan.brief === "pointer" ? pointerPrompt(fileName) : composed;
     const { toolCall, aliases } = buildToolCall(
       plan.ide,
       runtime.role,
@@ -147,7 +166,7 @@ export async function writeDispatch(
         [{ role: runtime.role, requestId: runtime.requestId }],
         plan.now,
         async (n) => {
-          record = initialRecord(plan, budget, toolCall, n);
+          record = initialRecord(plan, budget, composed, toolCall, n);
           const created = await createFileExclusive(path, `${JSON.stringify(record, null, 2)}\n`);
           if (!created) throw NAME_TAKEN;
           return fileName;

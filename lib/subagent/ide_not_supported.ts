@@ -6,49 +6,18 @@
  * prompt that came through stdin is saved first.
  */
 import type { Ctx } from "../core/ctx.ts";
+import { type Replay, replayPlan } from "./replay.ts";
 import { gateError, type PeaksError } from "../core/errors.ts";
 import type { IdeEntry } from "../core/ide.ts";
-import { fileTimestamp } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
 import type { Project } from "../core/project.ts";
-import { roleFileName } from "../core/record_names.ts";
 import { commandLine } from "../core/shell.ts";
-import { join } from "../core/std.ts";
 import { installedVendors, type Vendor, VENDORS } from "../core/vendors.ts";
-import { writeFileAtomic } from "../core/atomic.ts";
 import type { PromptInput } from "./prompt_input.ts";
-
-export interface Replay {
-  role: string;
-  sessionId: string;
-  requestId?: string;
-  batchId?: string;
-  brief?: string;
-  heartbeatInterval?: number;
-  writeArtifacts: string[];
-  graphNode?: string;
-  workflowId?: string;
-}
 
 /** The host's own vendor when installed (codex in Codex), else the first installed one. */
 export function pickVendor(ide: IdeEntry, installed: Vendor[]): Vendor | undefined {
   const own = VENDORS.find((v) => ide.id.startsWith(v));
   return own && installed.includes(own) ? own : installed[0];
-}
-
-async function promptFileFor(
-  ctx: Ctx,
-  project: Project,
-  replay: Replay,
-  prompt: PromptInput,
-): Promise<string> {
-  if (prompt.file) return displayPath(project.root, prompt.file);
-  const name = `${replay.requestId ?? "adhoc"}-${roleFileName(replay.role)}-${
-    fileTimestamp(ctx.now())
-  }.md`;
-  const path = join(project.layout.promptsDir(replay.sessionId), name);
-  await writeFileAtomic(path, prompt.text);
-  return displayPath(project.root, path);
 }
 
 export async function ideNotSupported(
@@ -60,19 +29,8 @@ export async function ideNotSupported(
 ): Promise<PeaksError> {
   const installed = await installedVendors(ctx.env);
   const vendor = pickVendor(ide, installed);
-  const promptFile = await promptFileFor(ctx, project, replay, prompt);
-  const words = ["peaks", "sub-agent", "dispatch", replay.role, "--prompt-file", promptFile];
-  const optional: Array<[string, string | number | undefined]> = [
-    ["--request-id", replay.requestId],
-    ["--batch-id", replay.batchId],
-    ["--brief", replay.brief],
-    ["--heartbeat-interval", replay.heartbeatInterval],
-    ["--graph-node", replay.graphNode],
-    ["--workflow-id", replay.workflowId],
-  ];
-  for (const [flag, value] of optional) if (value !== undefined) words.push(flag, String(value));
-  for (const path of replay.writeArtifacts) words.push("--write-artifact", path);
-  words.push("--session-id", replay.sessionId);
+  const { words, promptFile, save } = replayPlan(ctx, project, replay, prompt);
+  await save();
   const nextActions = vendor
     ? [commandLine([...words, "--mode", "detached", "--vendor", vendor, "--project", project.root])]
     : [];

@@ -1,7 +1,8 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { initWorkspace, readJson, runAction } from "../support/subagent.ts";
+import { initWorkspace, readJson } from "../support/subagent.ts";
+import { runNextAction } from "../support/next_actions.ts";
 import { join } from "../../lib/core/std.ts";
 
 const CLAUDE = { CLAUDECODE: "1" };
@@ -220,6 +221,6 @@ Deno.test("the channel stays under 1 MiB by evicting the oldest entries; big rea
   const omitted = read.json.data.entries.filter((e: { valueOmitted?: boolean }) => e.valueOmitted);
   assert(omitted.length > 0);
   assertEquals(read.json.nextActions.length, omitted.length);
-  const one = await runAction(read.json.nextActions[0], { cwd: dir.path });
+  const one = await runNextAction(read.json.nextActions[0], { cwd: dir.path });
   assertEquals(one.json.data.entries[0].value, "v".repeat(60 * 1024));
 });

@@ -1,7 +1,8 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { initWorkspace, readJson, runAction, splitCommand } from "../support/subagent.ts";
+import { initWorkspace, readJson } from "../support/subagent.ts";
+import { runNextAction, shellWords } from "../support/next_actions.ts";
 import { join } from "../../lib/core/std.ts";
 
 const MARKER = "SECRET-PROMPT-MARKER-7f3a";
@@ -74,9 +75,9 @@ Deno.test("IDE_NOT_SUPPORTED: exit 3, a detached replay with the installed vendo
 
   // The detached execution path is a separate command flag set; until it exists the replay stops
   // at --mode, and everything else in it dispatches as written.
-  const replay = await runAction(action, { cwd: dir.path, env });
+  const replay = await runNextAction(action, { cwd: dir.path, env });
   assertEquals([replay.code, replay.json.code, replay.json.data.flag], [2, "UNKNOWN_FLAG", "mode"]);
-  const words = splitCommand(action);
+  const words = shellWords(action);
   const mode = words.indexOf("--mode");
   words.splice(mode, 4, "--ide", "claude-code");
   const inProcess = await runPeaks([...words.slice(1), "--json"], { cwd: dir.path, env });

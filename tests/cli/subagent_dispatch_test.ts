@@ -1,7 +1,8 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { initWorkspace, readJson, runAction, splitCommand } from "../support/subagent.ts";
+import { initWorkspace, readJson } from "../support/subagent.ts";
+import { runNextAction, shellWords } from "../support/next_actions.ts";
 import { RecordFileSchema } from "../../lib/core/records.ts";
 import { join } from "../../lib/core/std.ts";
 
@@ -66,7 +67,10 @@ Deno.test("dispatch writes a queued record and returns the Task tool call with e
     data.orchestratorVisibleHint,
     `⏳ Spawning sub-agent via Task tool: rd-planning for rid=001-login, batch-id=${data.batchId} (ETA ~45s)`,
   );
-  assertEquals(data.originalPromptSize, new TextEncoder().encode(`Plan it. ${MARKER}`).length);
+  // Sizes are of the whole composed prompt: the caller's part plus the CLI-generated blocks.
+  assert(data.originalPromptSize > new TextEncoder().encode(`Plan it. ${MARKER}`).length);
+  assertEquals(data.originalPromptSize, data.promptSize);
+  assertEquals(data.contextBudget.tier, "ok");
   assertEquals(data.contextImpact.promptBytes, data.promptSize);
   assert(!("prompt" in data));
   assert(
@@ -84,25 +88,37 @@ Deno.test("dispatch writes a queued record and returns the Task tool call with e
   assertEquals(record.requestIdSource, "flag");
 
   for (const action of result.json.nextActions) {
-    const next = await runAction(action, { cwd: dir.path });
+    const next = await runNextAction(action, { cwd: dir.path });
     assertEquals(next.code, 0, `${action}\n${next.stderr}`);
   }
 });
 
-Deno.test("a 5 MB prompt file dispatches; stdin works with --prompt -", async () => {
+Deno.test("big prompts go through files: 600 KB dispatches, 5 MB is refused by the budget", async () => {
   await using dir = await tempDir();
   await initWorkspace(dir.path);
-  const big = `${MARKER}\n${"lorem ipsum dolor sit amet\n".repeat(200_000)}`;
-  await writeText(join(dir.path, "task.md"), big);
+  const large = `${MARKER}\n${"lorem ipsum dolor sit amet\n".repeat(23_000)}`;
+  await writeText(join(dir.path, "task.md"), large);
   const file = await runPeaks(
     ["sub-agent", "dispatch", "qa", "--prompt-file", "task.md", "--brief", "pointer", "--json"],
     { cwd: dir.path, env: CLAUDE },
   );
   assertEquals(file.code, 0, file.stderr);
-  assert(file.json.data.originalPromptSize >= 5_000_000);
-  assert(file.stdout.length < 1024, `${file.stdout.length} bytes`);
+  assert(file.json.data.originalPromptSize >= 590_000);
+  assertEquals(file.json.warnings.map((w: { code: string }) => w.code), ["CONTEXT_NEAR_LIMIT"]);
   const record = await readJson(join(dir.path, file.json.data.dispatchRecordPath));
-  assert(record.prompt.includes(big.trim().slice(-100)));
+  assert(record.prompt.includes(large.trim().slice(-100)));
+
+  const huge = `${MARKER}\n${"lorem ipsum dolor sit amet\n".repeat(200_000)}`;
+  await writeText(join(dir.path, "huge.md"), huge);
+  const before = [...Deno.readDirSync(join(dir.path, ".peaks", "_sub_agents"))].length;
+  const refused = await runPeaks(
+    ["sub-agent", "dispatch", "qa", "--prompt-file", "huge.md", "--force", "--json"],
+    { cwd: dir.path, env: CLAUDE },
+  );
+  assertEquals(refused.code, 3, "never an argv failure: a clear budget refusal");
+  assertEquals(refused.json.code, "PROMPT_OVER_HARD_LIMIT");
+  assert(!refused.stdout.includes(MARKER), "the refusal does not echo the prompt");
+  assertEquals([...Deno.readDirSync(join(dir.path, ".peaks", "_sub_agents"))].length, before);
 
   const piped = await runPeaks(
     ["sub-agent", "dispatch", "qa", "--prompt", "-", "--json"],
@@ -136,7 +152,7 @@ Deno.test("pointer mode: a 100 KB prompt gives an envelope under 1 KB and brief 
   assert(!result.stdout.includes(MARKER));
   const pointer: string = result.json.data.toolCall.args.prompt;
   const command = /`(peaks sub-agent brief [^`]+)`/.exec(pointer)![1];
-  const brief = await runPeaks(splitCommand(command).slice(1), { cwd: join(dir.path, ".peaks") });
+  const brief = await runPeaks(shellWords(command).slice(1), { cwd: join(dir.path, ".peaks") });
   assertEquals(brief.code, 0, brief.stderr);
   assert(brief.stdout.startsWith("## Runtime arguments"));
   assert(brief.stdout.includes(MARKER));

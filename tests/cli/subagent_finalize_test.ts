@@ -1,14 +1,8 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import {
-  ago,
-  initWorkspace,
-  makeRecord,
-  readJson,
-  runAction,
-  writeBatchOnDisk,
-} from "../support/subagent.ts";
+import { ago, initWorkspace, makeRecord, readJson, writeBatchOnDisk } from "../support/subagent.ts";
+import { runNextAction } from "../support/next_actions.ts";
 import { join } from "../../lib/core/std.ts";
 
 const CLAUDE = { CLAUDECODE: "1" };
@@ -193,7 +187,7 @@ Deno.test("siblings sharing a request id are AMBIGUOUS_TARGET; the offered comma
   assertEquals(result.json.data.candidates.length, 2);
   assertEquals(result.json.nextActions.length, 2);
   for (const action of result.json.nextActions) {
-    const next = await runAction(action, { cwd: dir.path });
+    const next = await runNextAction(action, { cwd: dir.path });
     assertEquals(next.code, 0, next.stderr);
     assertEquals(next.json.data.finalized[0].status, "done");
   }
@@ -271,5 +265,5 @@ Deno.test("finalize needs exactly one target", async () => {
   );
   assertEquals([unknown.code, unknown.json.code], [1, "BATCH_NOT_FOUND"]);
   assertMatch(unknown.json.nextActions[0], /^peaks sub-agent list /);
-  assertEquals((await runAction(unknown.json.nextActions[0], { cwd: dir.path })).code, 0);
+  assertEquals((await runNextAction(unknown.json.nextActions[0], { cwd: dir.path })).code, 0);
 });

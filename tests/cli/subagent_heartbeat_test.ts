@@ -1,14 +1,8 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import {
-  ago,
-  initWorkspace,
-  makeRecord,
-  readJson,
-  runAction,
-  writeBatchOnDisk,
-} from "../support/subagent.ts";
+import { ago, initWorkspace, makeRecord, readJson, writeBatchOnDisk } from "../support/subagent.ts";
+import { runNextAction } from "../support/next_actions.ts";
 import { displayPath } from "../../lib/core/paths.ts";
 
 function beat(cwd: string, record: string, ...extra: string[]) {
@@ -67,7 +61,7 @@ Deno.test("done ends the record; a later beat is RECORD_TERMINAL and changes not
   assertEquals([late.code, late.json.code], [1, "RECORD_TERMINAL"]);
   assertEquals(await Deno.readTextFile(path), bytes);
   for (const action of late.json.nextActions) {
-    assertEquals((await runAction(action, { cwd: dir.path })).code, 0, action);
+    assertEquals((await runNextAction(action, { cwd: dir.path })).code, 0, action);
   }
 });
 
@@ -115,7 +109,7 @@ Deno.test("--record must name a dispatch record inside the project", async () =>
     const result = await beat(dir.path, record);
     assertEquals([result.code, result.json.code], [code, name], record);
     for (const action of result.json.nextActions) {
-      assertEquals((await runAction(action, { cwd: dir.path })).code, 0, action);
+      assertEquals((await runNextAction(action, { cwd: dir.path })).code, 0, action);
     }
   }
 });

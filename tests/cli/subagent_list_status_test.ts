@@ -1,14 +1,8 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
-import {
-  ago,
-  initWorkspace,
-  makeRecord,
-  readJson,
-  runAction,
-  writeBatchOnDisk,
-} from "../support/subagent.ts";
+import { ago, initWorkspace, makeRecord, readJson, writeBatchOnDisk } from "../support/subagent.ts";
+import { runNextAction } from "../support/next_actions.ts";
 import { displayPath } from "../../lib/core/paths.ts";
 
 const status = (cwd: string, ...extra: string[]) =>
@@ -217,6 +211,6 @@ Deno.test("list filters by batch and live status and reports liveness", async ()
   const b2 = await runPeaks(["sub-agent", "list", "--batch", "b2", "--json"], { cwd: dir.path });
   assertEquals(b2.json.data.records.map((r: { role: string }) => r.role), ["ui"]);
   for (const action of b2.json.nextActions) {
-    assertEquals((await runAction(action, { cwd: dir.path })).code, 0);
+    assertEquals((await runNextAction(action, { cwd: dir.path })).code, 0);
   }
 });

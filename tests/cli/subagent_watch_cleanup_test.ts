@@ -7,9 +7,9 @@ import {
   initWorkspace,
   makeRecord,
   readJson,
-  runAction,
   writeBatchOnDisk,
 } from "../support/subagent.ts";
+import { runNextAction } from "../support/next_actions.ts";
 import { displayPath } from "../../lib/core/paths.ts";
 import { join } from "../../lib/core/std.ts";
 
@@ -94,7 +94,7 @@ Deno.test("watch times out with exit 3, persists the stale mark and touches noth
   assertEquals(record.outcome, null);
   assertEquals(await Deno.readTextFile(alive), aliveBefore);
   for (const action of result.json.nextActions) {
-    assertEquals((await runAction(action, { cwd: dir.path })).code, 0, action);
+    assertEquals((await runNextAction(action, { cwd: dir.path })).code, 0, action);
   }
 });
 

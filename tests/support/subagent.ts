@@ -4,10 +4,10 @@
  * and status-line tests never sleep.
  */
 import { assertEquals } from "@std/assert";
+import { runPeaks } from "./cli.ts";
 import { join } from "../../lib/core/std.ts";
 import type { DispatchRecord } from "../../lib/core/records.ts";
 import { RECORD_VERSION, recordFileName, type RecordStatus } from "../../lib/core/record_names.ts";
-import { type RunOptions, runPeaks } from "./cli.ts";
 
 /** `workspace init` in `cwd`; returns the session id. */
 export async function initWorkspace(cwd: string, env?: Record<string, string>): Promise<string> {
@@ -134,40 +134,4 @@ export async function writeBatchOnDisk(
 
 export async function readJson(path: string): Promise<DispatchRecord> {
   return JSON.parse(await Deno.readTextFile(path));
-}
-
-/** Runs a nextAction (a `peaks …` command line) through the real entry point, with --json. */
-export function runAction(action: string, options: RunOptions) {
-  const words = splitCommand(action);
-  if (words[0] !== "peaks") throw new Error(`not a peaks command: ${action}`);
-  return runPeaks([...words.slice(1), "--json"], options);
-}
-
-/** Splits a command line built by `commandLine` (plain words and '…' quoting). */
-export function splitCommand(line: string): string[] {
-  const words: string[] = [];
-  let current = "";
-  let inWord = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      current += line.slice(i + 1, end);
-      i = end;
-      inWord = true;
-    } else if (c === "\\" && line[i + 1] === "'") {
-      current += "'";
-      i++;
-      inWord = true;
-    } else if (c === " ") {
-      if (inWord) words.push(current);
-      current = "";
-      inWord = false;
-    } else {
-      current += c;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push(current);
-  return words;
 }

@@ -9,7 +9,7 @@ import { pointerPrompt } from "../../lib/subagent/tool_call.ts";
 import { pickVendor } from "../../lib/subagent/ide_not_supported.ts";
 import { keyGlob } from "../../lib/subagent/channel_access.ts";
 import { ideById } from "../../lib/core/ide.ts";
-import { splitCommand } from "../support/subagent.ts";
+import { shellWords } from "../support/next_actions.ts";
 
 function args(overrides: Partial<RuntimeArgs> = {}): RuntimeArgs {
   return {
@@ -130,7 +130,7 @@ Deno.test("key globs match whole keys with * and ?", () => {
 });
 
 Deno.test("command lines in nextActions split back into the same words", () => {
-  assertEquals(splitCommand("peaks a --x 'it'\\''s here' b"), [
+  assertEquals(shellWords("peaks a --x 'it'\\''s here' b"), [
     "peaks",
     "a",
     "--x",

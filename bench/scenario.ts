@@ -1,0 +1,10 @@
+/** One benchmark scenario: a project prepared once, then one timed peaks command line. */
+export interface Scenario {
+  name: string;
+  args: string[];
+  stdin?: string;
+  /** Prepares the project; `peaks` runs a command in it and returns its JSON envelope. */
+  setup?: (peaks: (args: string[]) => Promise<unknown>) => Promise<void>;
+  /** Expected to exit non-zero (e.g. a refusal); failures are not reported then. */
+  expectFailure?: boolean;
+}
