@@ -67,7 +67,9 @@ for (const scenario of SCENARIOS) {
   const row: Row = { scenario: scenario.name, results: [] };
   for (const target of targets) {
     const project = await Deno.makeTempDir({ prefix: "peaks-bench-" });
-    if (scenario.setup) await scenario.setup((argv) => runJson(target.prefix, project, argv));
+    if (scenario.setup) {
+      await scenario.setup((argv) => runJson(target.prefix, project, argv), project);
+    }
     const stats = await measure(
       { command: [...target.prefix, ...scenario.args], cwd: project, env, stdin: scenario.stdin },
       runs,

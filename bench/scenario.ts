@@ -3,8 +3,11 @@ export interface Scenario {
   name: string;
   args: string[];
   stdin?: string;
-  /** Prepares the project; `peaks` runs a command in it and returns its JSON envelope. */
-  setup?: (peaks: (args: string[]) => Promise<unknown>) => Promise<void>;
+  /**
+   * Prepares the project; `peaks` runs a command in it and returns its JSON
+   * envelope; `project` is the folder, for files no command writes.
+   */
+  setup?: (peaks: (args: string[]) => Promise<unknown>, project: string) => Promise<void>;
   /** Expected to exit non-zero (e.g. a refusal); failures are not reported then. */
   expectFailure?: boolean;
 }

@@ -140,6 +140,16 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../context/context_check.ts"),
   },
   // -- swarm --
+  {
+    name: "swarm plan",
+    summary: "Decide the swarm for a confirmed PRD; write the plan and its DAG.",
+    load: () => import("../swarm/plan.ts"),
+  },
+  {
+    name: "swarm converge",
+    summary: "Gate B: check each member's artefacts and record, apply the degradation table.",
+    load: () => import("../swarm/converge.ts"),
+  },
   // -- request --
   {
     name: "request init",

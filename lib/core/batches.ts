@@ -59,7 +59,9 @@ export interface Joining {
  * Adds members to a batch (creating it when new). `create(n, member)` is
  * called with each member's number while the lock is held and returns the
  * record file name it created. If a create fails, the members created before
- * it are still recorded and the error propagates.
+ * it are still recorded and the error propagates. `annotate` sees the batch
+ * (new or current) under the lock before anyone joins; throwing from it
+ * leaves the file untouched, and what it changes is written with the members.
  */
 export async function joinBatch(
   project: Project,
@@ -68,6 +70,7 @@ export async function joinBatch(
   joining: Joining[],
   now: Date,
   create: (n: number, member: Joining) => Promise<string>,
+  annotate?: (batch: Batch) => void,
 ): Promise<{ numbers: number[]; batch: Batch }> {
   const path = project.layout.batch(sid, batchId);
   let failure: unknown;
@@ -82,6 +85,7 @@ export async function joinBatch(
       count: 0,
       members: [],
     };
+    annotate?.(batch);
     const numbers: number[] = [];
     for (const member of joining) {
       const n = batch.count + 1;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Env } from "./ctx.ts";
 import { isValidId } from "./ids.ts";
 import type { Project } from "./project.ts";
-import { readValidated } from "./store.ts";
+import { readValidated, updateJson } from "./store.ts";
 
 export const PRESENCE_MODES = ["full-auto", "assisted", "swarm", "strict", "24h"] as const;
 export type PresenceMode = (typeof PRESENCE_MODES)[number];
@@ -76,6 +76,47 @@ export async function readPresence(
   }
   const shared = project.layout.presence(sid);
   return { presence: await readValidated(shared, PresenceSchema, options), path: shared };
+}
+
+export interface PresenceChange {
+  skill: string;
+  /** Each field: a value to set (null clears it); absent keeps the current value. */
+  mode?: PresenceMode | null;
+  gate?: string | null;
+  role?: string | null;
+}
+
+/**
+ * Writes a caller's presence under its lock. Fields not given keep their
+ * value while the skill stays the same; a different skill starts with no
+ * gate and no role. `skill presence:set` and the swarm gates both use it.
+ */
+export function setPresence(
+  project: Project,
+  sid: string,
+  callerId: string | undefined,
+  change: PresenceChange,
+  now: Date,
+): Promise<Presence> {
+  const path = project.layout.presence(sid, callerId);
+  const at = now.toISOString();
+  return updateJson(path, PresenceSchema, { what: "presence file" }, (current) => {
+    const sameSkill = current?.skill === change.skill;
+    const keep = <K extends "gate" | "role">(key: K) =>
+      change[key] !== undefined ? change[key] ?? null : sameSkill ? current?.[key] ?? null : null;
+    const next: Presence = {
+      version: 1,
+      sessionId: sid,
+      callerId: callerId ?? null,
+      skill: change.skill,
+      mode: change.mode !== undefined ? change.mode : current?.mode ?? null,
+      gate: keep("gate"),
+      role: keep("role"),
+      setAt: sameSkill && current ? current.setAt : at,
+      updatedAt: at,
+    };
+    return { value: next, result: next };
+  });
 }
 
 export function readContextReading(

@@ -1,8 +1,8 @@
 /** The refusals of `request transition`, each with what to do next. */
 import { gateError, type PeaksError } from "../core/errors.ts";
 import type { RequestMeta } from "../core/request_file.ts";
-import type { LintIssue } from "./lint.ts";
-import type { Problem } from "./prerequisites.ts";
+import type { LintIssue } from "../core/lint.ts";
+import type { Problem } from "../core/artefact_check.ts";
 import { ROLE_PATHS } from "./graph.ts";
 
 interface Where {

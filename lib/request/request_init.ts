@@ -12,8 +12,8 @@ import {
 import { touchSession } from "../core/session.ts";
 import type { Warning } from "../core/errors.ts";
 import { INITIAL_STATE } from "./graph.ts";
-import { appendHistory } from "./history.ts";
-import { placeholdersOf } from "./lint.ts";
+import { appendHistory } from "../core/request_history.ts";
+import { placeholdersOf } from "../core/lint.ts";
 import { checkRequest, openRequestSession, peaksCommand, roleFlag, sessionFlag } from "./load.ts";
 import { renderTemplate } from "./templates.ts";
 

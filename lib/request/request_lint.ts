@@ -1,5 +1,5 @@
 import { defineCommand } from "../cli/spec.ts";
-import { lintText } from "./lint.ts";
+import { lintText } from "../core/lint.ts";
 import { BLOCKED, nextState } from "./graph.ts";
 import {
   loadRequest,

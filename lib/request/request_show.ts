@@ -1,7 +1,7 @@
 import { defineCommand } from "../cli/spec.ts";
 import { allowedTargets, BLOCKED, needsConfirm } from "./graph.ts";
-import { readHistory } from "./history.ts";
-import { lintText } from "./lint.ts";
+import { readHistory } from "../core/request_history.ts";
+import { lintText } from "../core/lint.ts";
 import {
   loadRequest,
   openRequestSession,
@@ -10,7 +10,8 @@ import {
   roleFlag,
   sessionFlag,
 } from "./load.ts";
-import { checkRequirements, requirementsFor } from "./prerequisites.ts";
+import { checkRequirements } from "../core/artefact_check.ts";
+import { requirementsFor } from "./prerequisites.ts";
 
 /** Bodies beyond this are cut in the envelope; the file itself has everything. */
 const BODY_LIMIT = 16_000;

@@ -21,8 +21,8 @@ import {
   ROLE_PATHS,
   roleStates,
 } from "./graph.ts";
-import { appendHistory } from "./history.ts";
-import { lintText } from "./lint.ts";
+import { appendHistory } from "../core/request_history.ts";
+import { lintText } from "../core/lint.ts";
 import {
   checkRequest,
   loadRequest,
@@ -33,7 +33,8 @@ import {
   sessionFlag,
 } from "./load.ts";
 import { OVERRIDE_LIMIT, readOverrides, recordOverride } from "./overrides.ts";
-import { checkRequirements, requirementsFor } from "./prerequisites.ts";
+import { checkRequirements } from "../core/artefact_check.ts";
+import { requirementsFor } from "./prerequisites.ts";
 import { checkRework } from "./rework.ts";
 
 const CONFIRM_MODES = new Set(["assisted", "strict"]);

@@ -1,12 +1,6 @@
 import { defineCommand, flag } from "../cli/spec.ts";
 import { openSession, touchSession } from "../core/session.ts";
-import {
-  callerIdFromEnv,
-  type Presence,
-  PRESENCE_MODES,
-  PresenceSchema,
-} from "../core/presence.ts";
-import { updateJson } from "../core/store.ts";
+import { callerIdFromEnv, PRESENCE_MODES, setPresence } from "../core/presence.ts";
 import { displayPath } from "../core/paths.ts";
 import { assertId } from "../core/ids.ts";
 import { usageError } from "../core/errors.ts";
@@ -58,27 +52,12 @@ export default defineCommand({
     const callerId = await callerIdFromEnv(ctx.env);
     if (callerId) assertId(callerId, "caller id");
     const path = project.layout.presence(sessionId, callerId);
-    const now = ctx.now().toISOString();
-    const presence = await updateJson(
-      path,
-      PresenceSchema,
-      { what: "presence file" },
-      (current) => {
-        const sameSkill = current?.skill === skill;
-        const next: Presence = {
-          version: 1,
-          sessionId,
-          callerId: callerId ?? null,
-          skill,
-          mode: given.has("mode") ? flags.mode ?? null : current?.mode ?? null,
-          gate: given.has("gate") ? gate ?? null : sameSkill ? current?.gate ?? null : null,
-          role: given.has("role") ? role ?? null : sameSkill ? current?.role ?? null : null,
-          setAt: sameSkill && current ? current.setAt : now,
-          updatedAt: now,
-        };
-        return { value: next, result: next };
-      },
-    );
+    const presence = await setPresence(project, sessionId, callerId, {
+      skill,
+      ...(given.has("mode") ? { mode: flags.mode ?? null } : {}),
+      ...(given.has("gate") ? { gate: gate ?? null } : {}),
+      ...(given.has("role") ? { role: role ?? null } : {}),
+    }, ctx.now());
     await touchSession(project, sessionId, ctx.now());
     return {
       data: {

@@ -117,3 +117,45 @@ export function compactMeta(meta: ArtifactMeta): Record<string, unknown> {
       : meta.summary,
   };
 }
+
+export interface DeclaredArtifacts {
+  /** Project-relative paths, in the order given, without repeats. */
+  declared: string[];
+  /** Metadata of the declared files that already exist. */
+  metas: ArtifactMeta[];
+}
+
+/**
+ * Artefact paths a dispatch declares up front (`--write-artifact`, a DAG
+ * node's `artifacts`): each resolved by the caller's guard, checked against
+ * the path convention, and measured when it already exists.
+ */
+export async function declareArtifacts(
+  project: Project,
+  target: { sessionId: string; requestId: string; role: string; flag: string; at: string },
+  raws: string[],
+  resolvePath: (raw: string) => Promise<string>,
+): Promise<DeclaredArtifacts> {
+  const { sessionId, requestId, role, flag } = target;
+  const declared: string[] = [];
+  const metas: ArtifactMeta[] = [];
+  for (const raw of raws) {
+    const path = await resolvePath(raw);
+    const place = checkArtifactPath(project, sessionId, requestId, role, path, flag);
+    const shown = displayPath(project.root, path);
+    if (declared.includes(shown)) continue;
+    declared.push(shown);
+    const measured = await measureArtifact(project, path);
+    if (measured) {
+      metas.push(buildMeta(project, path, measured, {
+        status: "created",
+        summary: null,
+        writtenAt: target.at,
+        rid: requestId,
+        role,
+        idx: place.idx ?? metas.length + 1,
+      }));
+    }
+  }
+  return { declared, metas };
+}

@@ -4,32 +4,22 @@ import type { Warning } from "../core/errors.ts";
 import { readGitHead } from "../core/git.ts";
 import { detectIde, IDE_IDS } from "../core/ide.ts";
 import { assertId, newUuid } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
 import { guardFlagPath } from "../core/project.ts";
-import type { ArtifactMeta } from "../core/records.ts";
+import { usageError } from "../core/errors.ts";
 import { assertRole } from "../core/record_names.ts";
 import { openSession } from "../core/session.ts";
 import { commandLine } from "../core/shell.ts";
-import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./artifact_rules.ts";
-import { type BudgetedPrompt, type PromptBudgetStep, writeDispatch } from "./dispatch_record.ts";
+import { compactMeta, declareArtifacts } from "./artifact_rules.ts";
+import { writeDispatch } from "./dispatch_record.ts";
 import { governanceFlags, governanceWords } from "../context/flags.ts";
-import { budgetData, governPrompt, type RerunChange } from "../context/governance.ts";
-import type { HeadroomMode } from "../context/budget.ts";
 import { type Replay, replayPlan } from "./replay.ts";
-import type { PromptInput } from "./prompt_input.ts";
-import type { Ctx } from "../core/ctx.ts";
-import type { IdeEntry } from "../core/ide.ts";
-import type { Project } from "../core/project.ts";
 import { readPromptInput } from "./prompt_input.ts";
-import { readSurroundings, runtimeArgs } from "./runtime_args.ts";
+import { promptBudgetStep } from "./budget_step.ts";
+import { fanoutWarning } from "./fanout_check.ts";
+import { generatedRequestId, readSurroundings, runtimeArgs } from "./runtime_args.ts";
 import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./tool_call.ts";
 
 export const ENVELOPE_VERSION = "2.1.0";
-
-/** A dispatch without --request-id still needs an id for file names: one per batch. */
-export function generatedRequestId(batchId: string): string {
-  return `adhoc-${batchId.slice(0, 12).replace(/[._-]+$/, "")}`;
-}
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
@@ -42,11 +32,14 @@ export default defineCommand({
     "prohibition, commit/push-policy and shared-channel blocks. The prompt appears on stdout only inside " +
     "data.toolCall.args.prompt; with --brief pointer the tool call carries a short instruction to run " +
     "`peaks sub-agent brief` instead, and the envelope stays under 1 KB (no projectRoot, instructions or nextActions). Without --request-id the request id is `adhoc-<first 12 characters of the batch id>`. " +
-    "Hosts without an in-process sub-agent tool (codex, gemini, opencode, …) get IDE_NOT_SUPPORTED (exit 3).",
+    "Hosts without an in-process sub-agent tool (codex, gemini, opencode, …) get IDE_NOT_SUPPORTED (exit 3). " +
+    "With --from-dag <file> it schedules a DAG instead (each node names its role): one call dispatches the next " +
+    "ready level (or wave of --max-parallel nodes) into one batch and returns data.toolCalls[]; the next call " +
+    "with the same --batch-id continues once those records are done (LEVEL_NOT_READY until then).",
   args: [{
     name: "role",
-    description: "Free-form role, 1-256 characters without whitespace (rd, qa-test-cases, ui, …).",
-    required: true,
+    description:
+      "Free-form role, 1-256 characters without whitespace (rd, qa-test-cases, ui, …); omitted with --from-dag.",
   }],
   flags: {
     prompt: flag.string("The prompt text, or - to read it from stdin.", {
@@ -92,18 +85,46 @@ export default defineCommand({
       placeholder: "<id>",
       max: 128,
     }),
+    "from-dag": flag.string(
+      "Dispatch the next ready level of this DAG file ({nodes, edges}); <role> and the prompt come from each node.",
+      { placeholder: "<file>", max: 4096 },
+    ),
+    "max-parallel": flag.int("With --from-dag: at most this many nodes per call (a wave).", {
+      min: 1,
+      max: 64,
+      default: 6,
+    }),
     ...governanceFlags,
   },
   examples: [
     "peaks sub-agent dispatch rd-planning --request-id 001-login --prompt-file .peaks/_runtime/<sid>/rd/task.md --json",
     "cat task.md | peaks sub-agent dispatch qa-test-cases --request-id 001-login --batch-id <id> --prompt - --json",
     "peaks sub-agent dispatch ui --request-id 001-login --prompt 'Design the login page' --brief pointer --json",
+    "peaks sub-agent dispatch --from-dag .peaks/_runtime/<sid>/sc/slice-dag.json --batch-id <id> --json",
   ],
   exitNotes: [
     "3  IDE_NOT_SUPPORTED: the IDE has no in-process sub-agent tool (nextActions: a detached run)",
+    "3  LEVEL_NOT_READY (--from-dag): members of the batch are still running; DAG_BLOCKED: a node failed",
   ],
-  async run({ flags, args }, ctx) {
-    const role = assertRole(args.role ?? "");
+  async run(input, ctx) {
+    const { flags, args, given } = input;
+    if (flags["from-dag"] !== undefined) {
+      const { dispatchFromDag } = await import("./dag_dispatch.ts");
+      return await dispatchFromDag(input, ctx);
+    }
+    if (args.role === undefined) {
+      throw usageError(
+        "MISSING_ARGUMENT",
+        "peaks sub-agent dispatch needs <role> (or --from-dag <file>, whose nodes name their roles).",
+        { data: { argument: "role" }, nextActions: ["peaks sub-agent dispatch --help"] },
+      );
+    }
+    if (given.has("max-parallel")) {
+      throw usageError("CONFLICTING_FLAGS", "--max-parallel only applies with --from-dag.", {
+        data: { flag: "max-parallel" },
+      });
+    }
+    const role = assertRole(args.role);
     const rid = flags["request-id"] === undefined
       ? undefined
       : assertId(flags["request-id"], "--request-id");
@@ -116,11 +137,15 @@ export default defineCommand({
     const workflowId = flags["workflow-id"] === undefined
       ? null
       : assertId(flags["workflow-id"], "--workflow-id");
-    const { project, sessionId } = await openSession(ctx, flags["session-id"]);
+    const { project, sessionId, sessionSource } = await openSession(ctx, flags["session-id"]);
     // Started now, awaited later: the git process and the reads overlap the rest of the checks.
     const gitHead = readGitHead(project.root);
     const surroundings = readSurroundings(ctx, project, sessionId, rid ?? null);
     surroundings.catch(() => {});
+    // A DAG planned for this request with parallel leaves should go out in one --from-dag call.
+    const fanout = rid !== undefined && graphNodeId === null
+      ? fanoutWarning(project, sessionId, rid, sessionSource === "binding")
+      : Promise.resolve(undefined);
     const prompt = await readPromptInput(ctx, project, flags);
     const detected = await detectIde(ctx.env, project.root, flags.ide);
     const replay: Replay = {
@@ -155,29 +180,16 @@ export default defineCommand({
     const batchId = givenBatch ?? newUuid();
     const requestId = rid ?? generatedRequestId(batchId);
     const now = ctx.now();
-    const declared: string[] = [];
-    const metas: ArtifactMeta[] = [];
-    for (const raw of flags["write-artifact"]) {
-      const path = await guardFlagPath(ctx, project, raw, { flag: "write-artifact" });
-      const place = checkArtifactPath(project, sessionId, requestId, role, path, "write-artifact");
-      const shown = displayPath(project.root, path);
-      if (declared.includes(shown)) continue;
-      declared.push(shown);
-      const measured = await measureArtifact(project, path);
-      if (measured) {
-        metas.push(buildMeta(project, path, measured, {
-          status: "created",
-          summary: null,
-          writtenAt: now.toISOString(),
-          rid: requestId,
-          role,
-          idx: place.idx ?? metas.length + 1,
-        }));
-      }
-    }
+    const { declared, metas } = await declareArtifacts(
+      project,
+      { sessionId, requestId, role, flag: "write-artifact", at: now.toISOString() },
+      flags["write-artifact"],
+      (raw) => guardFlagPath(ctx, project, raw, { flag: "write-artifact" }),
+    );
 
-    const [around, git] = await Promise.all([surroundings, gitHead]);
+    const [around, git, fanoutFound] = await Promise.all([surroundings, gitHead, fanout]);
     warnings.push(...around.warnings);
+    if (fanoutFound) warnings.push(fanoutFound);
     const runtime = runtimeArgs(project, {
       sessionId,
       requestId,
@@ -189,6 +201,13 @@ export default defineCommand({
       declaredArtifacts: declared,
     }, around);
 
+    const budgetStep = promptBudgetStep(ctx, project, detected.ide, flags, () => {
+      const plan = replayPlan(ctx, project, {
+        ...replay,
+        extraWords: flags.ide === undefined ? [] : ["--ide", flags.ide],
+      }, prompt);
+      return { words: plan.words, save: plan.save };
+    });
     const written = await writeDispatch({
       project,
       runtime,
@@ -200,7 +219,7 @@ export default defineCommand({
       graphNodeId,
       workflowId,
       now,
-    }, budgetStep(ctx, project, detected.ide, flags, replay, prompt));
+    }, budgetStep);
     const { record, budget, toolCall } = written;
     warnings.push(...budget.warnings);
     const n = record.dispatchedInBatch;
@@ -262,65 +281,3 @@ export default defineCommand({
     };
   },
 });
-
-type BudgetFlags = Parameters<typeof governanceWords>[0] & { ide?: string };
-
-/**
- * The G9 gate for this dispatch: headroom compression of the caller's prompt
- * when asked, then the verdict on the whole composed prompt. Refusals and
- * suggestions repeat this dispatch with the change, the prompt passed as a
- * file (an inline or stdin prompt is saved only when such a command is handed out).
- */
-function budgetStep(
-  ctx: Ctx,
-  project: Project,
-  ide: IdeEntry,
-  flags: BudgetFlags,
-  replay: Replay,
-  prompt: PromptInput,
-): PromptBudgetStep {
-  return async (callerPrompt, overheadBytes): Promise<BudgetedPrompt> => {
-    const plan = replayPlan(ctx, project, {
-      ...replay,
-      extraWords: flags.ide === undefined ? [] : ["--ide", flags.ide],
-    }, prompt);
-    let handedOut = false;
-    const rerun = (change: RerunChange) => {
-      handedOut = true;
-      return commandLine([
-        ...plan.words,
-        ...governanceWords(flags, change),
-        "--project",
-        project.root,
-      ]);
-    };
-    let outcome;
-    try {
-      outcome = await governPrompt({
-        prompt: callerPrompt,
-        extraBytes: overheadBytes,
-        ide,
-        contextWindow: flags["context-window"],
-        force: flags.force,
-        useHeadroom: flags["use-headroom"],
-        headroomMode: flags["headroom-mode"] as HeadroomMode | undefined,
-        project,
-        env: ctx.env,
-        now: ctx.now(),
-        rerun,
-      });
-    } finally {
-      if (handedOut) await plan.save();
-    }
-    return {
-      prompt: outcome.prompt,
-      originalPromptSize: outcome.originalPromptSize,
-      headroomCompressed: outcome.headroomCompressed,
-      headroomResult: outcome.headroomResult,
-      headroomRecord: outcome.headroomRecord,
-      forcedAt: outcome.forcedAt,
-      warnings: outcome.warnings,
-      verdict: budgetData(outcome),
-    };
-  };
-}

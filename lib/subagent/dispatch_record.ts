@@ -1,11 +1,11 @@
 /**
  * Dispatch, step by step: compose the prompt for a chosen record path, run
  * it through the prompt budget, build the tool call, then join the batch and
- * create the record (exclusively, while the batch lock is held). A record
- * name that is already taken starts the round again with a fresh name.
+ * create the records (exclusively, while the batch lock is held). A record
+ * name that is already taken is replaced by a fresh one of the same length.
  */
 import { createFileExclusive } from "../core/atomic.ts";
-import { joinBatch } from "../core/batches.ts";
+import { type Batch, joinBatch } from "../core/batches.ts";
 import type { Warning } from "../core/errors.ts";
 import { PeaksError } from "../core/errors.ts";
 import type { GitHead } from "../core/git.ts";
@@ -68,7 +68,6 @@ export interface WrittenDispatch {
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
-const NAME_TAKEN = Symbol("record name taken");
 const ATTEMPTS = 6;
 
 async function exists(path: string): Promise<boolean> {
@@ -135,53 +134,143 @@ function initialRecord(
   };
 }
 
+interface Prepared {
+  plan: DispatchPlan;
+  budget: BudgetedPrompt;
+  fileName: string;
+  path: string;
+  shown: string;
+  composed: string;
+  toolCall: ToolCall;
+  aliases: string[];
+}
+
+/** A record name that is free on disk right now (exclusive create still decides). */
+async function freeName(plan: DispatchPlan): Promise<{ fileName: string; path: string }> {
+  const { project, runtime } = plan;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const fileName = recordFileName(runtime.requestId, runtime.role, plan.now);
+    const path = project.layout.dispatchRecord(runtime.sessionId, fileName);
+    if (!(await exists(path))) return { fileName, path };
+  }
+  throw nameConflict(plan);
+}
+
+function nameConflict(plan: DispatchPlan): PeaksError {
+  const dir = plan.project.layout.agentsDir(plan.runtime.sessionId);
+  return new PeaksError(
+    "RECORD_NAME_CONFLICT",
+    `Could not find a free dispatch record name in ${
+      displayPath(plan.project.root, dir)
+    } after ${ATTEMPTS} attempts; retry the dispatch.`,
+  );
+}
+
+/** The prompt and tool call for a record name; the budget was judged for names of this length. */
+function materialize(
+  plan: DispatchPlan,
+  budget: BudgetedPrompt,
+  fileName: string,
+  path: string,
+): Prepared {
+  const shown = displayPath(plan.project.root, path);
+  const composed = composePrompt(plan.runtime, shown, budget.prompt);
+  const toolPrompt = plan.brief === "pointer" ? pointerPrompt(fileName) : composed;
+  const { toolCall, aliases } = buildToolCall(
+    plan.ide,
+    plan.runtime.role,
+    plan.runtime.requestId,
+    toolPrompt,
+  );
+  return { plan, budget, fileName, path, shown, composed, toolCall, aliases };
+}
+
+/**
+ * Composes one dispatch and runs it through the prompt budget; nothing is
+ * written yet. A refusal from the budget step throws here.
+ */
+export async function prepareDispatch(
+  plan: DispatchPlan,
+  budgetStep: PromptBudgetStep,
+): Promise<Prepared> {
+  const { fileName, path } = await freeName(plan);
+  // Composing around an empty prompt measures exactly what the blocks add.
+  const overhead = utf8(
+    composePrompt(plan.runtime, displayPath(plan.project.root, path), ""),
+  );
+  const budget = await budgetStep(plan.callerPrompt.trim(), overhead);
+  return materialize(plan, budget, fileName, path);
+}
+
+export type PreparedDispatch = Prepared;
+
+/**
+ * Joins the batch with every prepared dispatch under one lock: members are
+ * numbered in order and each record is created exclusively while the lock is
+ * held. A name taken meanwhile gets a fresh one (same length, so the budget
+ * verdict stands). `annotate` sees the batch under the lock first and may
+ * refuse by throwing; `onCreated` runs after each record exists.
+ */
+export async function writeDispatches(
+  prepared: Prepared[],
+  options: {
+    annotate?: (batch: Batch) => void;
+    onCreated?: (batch: Batch, written: WrittenDispatch, index: number) => void;
+  } = {},
+): Promise<WrittenDispatch[]> {
+  if (prepared.length === 0) return [];
+  const first = prepared[0].plan;
+  const { project, runtime } = first;
+  const written: WrittenDispatch[] = [];
+  let batchSeen: Batch | undefined;
+  let next = 0;
+  await joinBatch(
+    project,
+    runtime.sessionId,
+    runtime.batchId,
+    prepared.map((p) => ({ role: p.plan.runtime.role, requestId: p.plan.runtime.requestId })),
+    first.now,
+    async (n) => {
+      const index = next++;
+      let current = prepared[index];
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const record = initialRecord(
+          current.plan,
+          current.budget,
+          current.composed,
+          current.toolCall,
+          n,
+        );
+        if (await createFileExclusive(current.path, `${JSON.stringify(record, null, 2)}\n`)) {
+          const done: WrittenDispatch = {
+            path: current.path,
+            displayPath: current.shown,
+            record,
+            budget: current.budget,
+            toolCall: current.toolCall,
+            aliases: current.aliases,
+          };
+          written.push(done);
+          if (batchSeen) options.onCreated?.(batchSeen, done, index);
+          return current.fileName;
+        }
+        const { fileName, path } = await freeName(current.plan);
+        current = materialize(current.plan, current.budget, fileName, path);
+      }
+      throw nameConflict(current.plan);
+    },
+    (batch) => {
+      batchSeen = batch;
+      options.annotate?.(batch);
+    },
+  );
+  return written;
+}
+
 export async function writeDispatch(
   plan: DispatchPlan,
   budgetStep: PromptBudgetStep,
 ): Promise<WrittenDispatch> {
-  const { project, runtime } = plan;
-  const sid = runtime.sessionId;
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const fileName = recordFileName(runtime.requestId, runtime.role, plan.now);
-    const path = project.layout.dispatchRecord(sid, fileName);
-    if (await exists(path)) continue;
-    const shown = displayPath(project.root, path);
-    // Composing around an empty prompt measures exactly what the blocks add.
-    const overhead = utf8(composePrompt(runtime, shown, ""));
-    const budget = await budgetStep(plan.callerPrompt.trim(), overhead);
-    const composed = composePrompt(runtime, shown, budget.prompt);
-    const toolPrompt = plan.brief === "pointer" ? pointerPrompt(fileName) : composed;
-    const { toolCall, aliases } = buildToolCall(
-      plan.ide,
-      runtime.role,
-      runtime.requestId,
-      toolPrompt,
-    );
-    let record: DispatchRecord | undefined;
-    try {
-      await joinBatch(
-        project,
-        sid,
-        runtime.batchId,
-        [{ role: runtime.role, requestId: runtime.requestId }],
-        plan.now,
-        async (n) => {
-          record = initialRecord(plan, budget, composed, toolCall, n);
-          const created = await createFileExclusive(path, `${JSON.stringify(record, null, 2)}\n`);
-          if (!created) throw NAME_TAKEN;
-          return fileName;
-        },
-      );
-    } catch (error) {
-      if (error === NAME_TAKEN) continue;
-      throw error;
-    }
-    return { path, displayPath: shown, record: record!, budget, toolCall, aliases };
-  }
-  throw new PeaksError(
-    "RECORD_NAME_CONFLICT",
-    `Could not find a free dispatch record name in ${
-      displayPath(project.root, project.layout.agentsDir(sid))
-    } after ${ATTEMPTS} attempts; retry the dispatch.`,
-  );
+  const [written] = await writeDispatches([await prepareDispatch(plan, budgetStep)]);
+  return written;
 }

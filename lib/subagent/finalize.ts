@@ -2,16 +2,10 @@ import { defineCommand, flag } from "../cli/spec.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/paths.ts";
 import { resolveProject } from "../core/project.ts";
-import {
-  type DispatchRecord,
-  RecordFileSchema,
-  recordNotFound,
-  recordReadOptions,
-  type SubAgentResult,
-  SubAgentResultSchema,
-} from "../core/records.ts";
+import { type DispatchRecord, type SubAgentResult, SubAgentResultSchema } from "../core/records.ts";
+import { finalizeRecord } from "../core/record_finalize.ts";
 import { isTerminal } from "../core/record_names.ts";
-import { describeIssues, updateJson } from "../core/store.ts";
+import { describeIssues } from "../core/store.ts";
 import { auditRecord, type RecordAudit } from "./audit.ts";
 import { selectTargets, type Skipped } from "./finalize_targets.ts";
 
@@ -106,23 +100,11 @@ export default defineCommand({
       const shown = displayPath(project.root, path);
       let closed: { before: DispatchRecord; after: DispatchRecord };
       try {
-        closed = await updateJson(path, RecordFileSchema, recordReadOptions(path), (current) => {
-          if (!current) throw recordNotFound(project, path);
-          const before = current as DispatchRecord;
-          const after: DispatchRecord = { ...before, updatedAt: at };
-          // A detached record being cancelled would also signal its supervisor here.
-          if (!isTerminal(before.status)) {
-            after.status = flags.outcome;
-            after.outcome = flags.outcome;
-            after.completedAt = at;
-          }
-          if (flags.error !== undefined) after.error = flags.error;
-          if (result) after.result = result;
-          if (!before.disposed) {
-            after.disposed = true;
-            after.disposedAt = at;
-          }
-          return { value: after, result: { before, after } };
+        closed = await finalizeRecord(project, path, {
+          outcome: flags.outcome,
+          error: flags.error,
+          result,
+          at,
         });
       } catch (error) {
         if (!(error instanceof PeaksError) || targets.paths.length === 1) throw error;

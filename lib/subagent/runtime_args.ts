@@ -14,6 +14,11 @@ import { LEGACY_ARCHETYPES, readScanResult } from "../core/scan_result.ts";
 import { readJsonFile } from "../core/store.ts";
 import { roleFileName } from "../core/record_names.ts";
 
+/** A dispatch without a request id still needs one for file names: one per batch. */
+export function generatedRequestId(batchId: string): string {
+  return `adhoc-${batchId.slice(0, 12).replace(/[._-]+$/, "")}`;
+}
+
 export interface RuntimeArgs {
   projectRoot: string;
   sessionId: string;

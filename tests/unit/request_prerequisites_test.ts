@@ -2,7 +2,8 @@ import { assertEquals, assertMatch } from "@std/assert";
 import { projectLayout } from "../../lib/core/paths.ts";
 import { STANDARDS_BEGIN, STANDARDS_END } from "../../lib/core/standards_block.ts";
 import { REQUEST_TYPES, type RequestRole, type RequestType } from "../../lib/core/request_file.ts";
-import { checkRequirements, requirementsFor } from "../../lib/request/prerequisites.ts";
+import { checkRequirements } from "../../lib/core/artefact_check.ts";
+import { requirementsFor } from "../../lib/request/prerequisites.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 
 const SID = "2026-01-01-session-abc123";

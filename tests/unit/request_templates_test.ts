@@ -5,7 +5,7 @@ import {
   REQUEST_ROLES,
   type RequestMeta,
 } from "../../lib/core/request_file.ts";
-import { lintText, placeholdersOf } from "../../lib/request/lint.ts";
+import { lintText, placeholdersOf } from "../../lib/core/lint.ts";
 import { renderTemplate } from "../../lib/request/templates.ts";
 
 Deno.test("every role's template has placeholders and lints with exactly one error per placeholder", () => {

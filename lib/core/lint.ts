@@ -4,7 +4,7 @@
  * Code (fences and inline spans), HTML comments, autolinks, common HTML tags,
  * the front matter and the peaks history block are not placeholders.
  */
-import { historySpan } from "./history.ts";
+import { historySpan } from "./request_history.ts";
 
 export type LintRule = "placeholder" | "ellipsis-bullet" | "marker";
 

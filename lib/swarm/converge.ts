@@ -1,0 +1,254 @@
+import { defineCommand, flag } from "../cli/spec.ts";
+import { readChannel } from "../core/channel.ts";
+import { type DagBatchState, readDagProgress } from "../core/dag_progress.ts";
+import { gateError, PeaksError, type Warning } from "../core/errors.ts";
+import { assertId } from "../core/ids.ts";
+import { displayPath } from "../core/paths.ts";
+import { callerIdFromEnv, readPresence, setPresence } from "../core/presence.ts";
+import { finalizeRecord } from "../core/record_finalize.ts";
+import { roleFileName } from "../core/record_names.ts";
+import { openSession, type SessionContext } from "../core/session.ts";
+import { commandLine } from "../core/shell.ts";
+import {
+  type Convergence,
+  readSwarmPlan,
+  type SwarmPlan,
+  updateSwarmPlan,
+} from "../core/swarm_plan.ts";
+import { convergeCommand, dispatchDagCommand, peaksCommand, planCommand } from "./commands.ts";
+import { nextSteps } from "./converge_next.ts";
+import { degradation } from "./gate_b.ts";
+import { assessMembers, openMembers } from "./members.ts";
+
+const FINALIZE_ERROR = "finalized as failed by swarm converge --finalize-open";
+
+export default defineCommand({
+  name: "swarm converge",
+  description:
+    "Gate B for a planned swarm: reads each member's newest record in the swarm's batch and checks its artefacts " +
+    "(ui: ui/design-draft.md and ui/requests/<rid>.md; rd-planning: rd/tech-doc.md, or rd/bug-analysis-<rid>.md " +
+    "with ## Root cause and ## Fix approach for a bugfix; qa-test-cases: qa/test-cases/<rid>.md with ## Test cases; " +
+    "each present, not empty, without placeholders). Applies the degradation table (one member failed: " +
+    "ui-design-missing, tech-doc-missing or qa-test-cases-missing; two: swarm-degraded-to-sequential; all: " +
+    "swarm-aborted), records each member's final status in sc/swarm-plan.json, sets the presence gate " +
+    "swarm-converged and names the next command. Members still running are refused (exit 3) unless " +
+    "--finalize-open, which finalizes them as failed.",
+  flags: {
+    rid: flag.string("The request id of the planned swarm.", {
+      placeholder: "<rid>",
+      required: true,
+      max: 128,
+    }),
+    "finalize-open": flag.boolean(
+      "Finalize members that are still open (or stale) as failed, then converge.",
+    ),
+    "session-id": flag.string("Session to use instead of the active one.", {
+      placeholder: "<sid>",
+      max: 128,
+    }),
+  },
+  examples: [
+    "peaks swarm converge --rid 001-login --json",
+    "peaks swarm converge --rid 001-login --finalize-open --json",
+  ],
+  exitNotes: [
+    "3  SWARM_MEMBERS_OPEN: members are still running or not dispatched yet (nextActions: the commands)",
+    "3  SWARM_PLAN_NOT_FOUND / SWARM_NOT_DISPATCHED: plan or dispatch the swarm first",
+  ],
+  async run({ flags }, ctx) {
+    const rid = assertId(flags.rid, "--rid");
+    if (flags["session-id"] !== undefined) assertId(flags["session-id"], "--session-id");
+    const session = await openSession(ctx, flags["session-id"]);
+    const { project, sessionId } = session;
+    const plan = await readSwarmPlan(project, sessionId);
+    if (!plan || plan.rid !== rid) {
+      throw gateError(
+        "SWARM_PLAN_NOT_FOUND",
+        plan
+          ? `The session's swarm plan is for ${plan.rid}, not ${rid}; plan the swarm for ${rid} first.`
+          : `Session ${sessionId} has no swarm plan; plan the swarm for ${rid} first.`,
+        { data: { rid, plannedRid: plan?.rid ?? null }, nextActions: [planCommand(session, rid)] },
+      );
+    }
+    const warnings: Warning[] = [];
+    const finalizedNow = new Set<string>();
+    let state: DagBatchState | undefined;
+    if (plan.subAgents.length && plan.batchId) {
+      state = await readDagProgress(
+        project,
+        sessionId,
+        plan.batchId,
+        new Set(plan.subAgents),
+        ctx.now(),
+      );
+      if (!state.batch && !flags["finalize-open"]) {
+        throw gateError(
+          "SWARM_NOT_DISPATCHED",
+          `The swarm for ${rid} was planned but never dispatched (no batch ${plan.batchId}).`,
+          {
+            data: { rid, batchId: plan.batchId },
+            nextActions: [dispatchDagCommand(session, plan.dag!.path, plan.batchId)],
+          },
+        );
+      }
+      const open = openMembers(plan, state.progress);
+      if (!flags["finalize-open"] && (open.running.length || open.undispatched.length)) {
+        throw membersOpen(session, plan, open);
+      }
+      if (flags["finalize-open"]) {
+        for (const p of state.progress.values()) {
+          if (p.state !== "open" && p.state !== "stuck") continue;
+          if (!p.record || !p.recordPath) continue;
+          await finalizeRecord(project, p.recordPath, {
+            outcome: "failed",
+            error: FINALIZE_ERROR,
+            at: ctx.now().toISOString(),
+          });
+          finalizedNow.add(p.node);
+        }
+        if (finalizedNow.size) {
+          state = await readDagProgress(
+            project,
+            sessionId,
+            plan.batchId,
+            new Set(plan.subAgents),
+            ctx.now(),
+          );
+        }
+      }
+    }
+
+    const members = state ? await assessMembers(project, plan, state.progress, finalizedNow) : [];
+    const failed = members.filter((m) => m.final === "failed").map((m) => m.role);
+    const { outcome, handoffNotes } = plan.subAgents.length
+      ? degradation(plan.subAgents, failed)
+      : { outcome: "swarm-skipped" as const, handoffNotes: [plan.note ?? `swarm-skipped`] };
+    if (state?.batch) warnings.push(...await missingCompletions(session, plan, members));
+
+    const convergence: Convergence = {
+      at: ctx.now().toISOString(),
+      outcome,
+      handoffNotes,
+      members,
+    };
+    await updateSwarmPlan(project, sessionId, (current) => {
+      if (!current || current.rid !== rid || current.batchId !== plan.batchId) {
+        throw gateError(
+          "SWARM_PLAN_CHANGED",
+          `The swarm plan changed while converging ${rid}; run converge again.`,
+          { nextActions: [convergeCommand(session, rid)] },
+        );
+      }
+      const status = current.status === "swarm-skipped" ? "swarm-skipped" : "converged";
+      return { value: { ...current, status, convergence }, result: undefined };
+    });
+    const callerId = await callerIdFromEnv(ctx.env);
+    const presence = await readPresence(project, sessionId, callerId).catch(() => undefined);
+    await setPresence(project, sessionId, callerId, {
+      skill: presence?.presence?.skill ?? "peaks-code",
+      gate: "swarm-converged",
+    }, ctx.now());
+    const next = nextSteps(session, plan, outcome, members);
+    return {
+      data: {
+        projectRoot: project.root,
+        sessionId,
+        rid,
+        batchId: plan.batchId,
+        outcome,
+        handoffNotes,
+        failed,
+        members,
+        planPath: displayPath(project.root, project.layout.swarmPlan(sessionId)),
+        presenceGate: "swarm-converged",
+        instructions: next.instructions,
+        ...(next.userOptions ? { userOptions: next.userOptions } : {}),
+      },
+      warnings,
+      nextActions: next.nextActions,
+      human: [
+        `swarm ${rid}: ${outcome}${failed.length ? ` (failed: ${failed.join(", ")})` : ""}`,
+        ...members.map((m) =>
+          `  ${m.role} ${m.final}${m.reasons.length ? `: ${m.reasons[0]}` : ""}`
+        ),
+        ...(next.nextActions.length ? [`next: ${next.nextActions.at(-1)}`] : []),
+      ].join("\n"),
+    };
+  },
+});
+
+function membersOpen(
+  session: SessionContext,
+  plan: SwarmPlan,
+  open: ReturnType<typeof openMembers>,
+): PeaksError {
+  const root = session.project.root;
+  const running = open.running.map((p) => ({
+    role: p.node,
+    status: p.status,
+    recordPath: displayPath(root, p.recordPath!),
+  }));
+  const finalize = running.map((r) =>
+    commandLine([
+      "peaks",
+      "sub-agent",
+      "finalize",
+      "--record",
+      r.recordPath,
+      "--outcome",
+      "failed",
+      "--error",
+      "stopped at swarm converge",
+      "--project",
+      root,
+    ])
+  );
+  const dispatch = open.undispatched.length
+    ? [dispatchDagCommand(session, plan.dag!.path, plan.batchId!)]
+    : [];
+  const waiting = [
+    ...running.map((r) => `${r.role} (${r.status})`),
+    ...open.undispatched.map((role) => `${role} (not dispatched yet)`),
+  ];
+  return gateError(
+    "SWARM_MEMBERS_OPEN",
+    `The swarm for ${plan.rid} is not finished: ${waiting.join(", ")}.`,
+    {
+      data: { rid: plan.rid, batchId: plan.batchId, running, undispatched: open.undispatched },
+      nextActions: [...dispatch, ...finalize, convergeCommand(session, plan.rid)],
+      instructions: [
+        "A member that returned is finalized with its result: peaks sub-agent finalize --record <its record> --outcome done --result-json '<its return JSON>'.",
+        "The finalize commands in nextActions mark a member failed: run them only when that sub-agent is gone or the user stops it; or converge with --finalize-open to do that for every open member.",
+        ...(open.undispatched.length
+          ? [`${open.undispatched.join(", ")} can go out now: run the dispatch command first.`]
+          : []),
+      ],
+    },
+  );
+}
+
+/** SHARE_COMPLETED_MISSING: a member that finished without posting `<role>.completed` on the channel. */
+async function missingCompletions(
+  session: SessionContext,
+  plan: SwarmPlan,
+  members: { role: string; recordStatus: string | null }[],
+): Promise<Warning[]> {
+  let keys = new Set<string>();
+  try {
+    const channel = await readChannel(session.project, session.sessionId, plan.batchId!);
+    keys = new Set(channel?.entries.map((e) => e.key));
+  } catch (error) {
+    if (!(error instanceof PeaksError)) throw error;
+    return [{ code: error.code, message: error.message, path: error.data.path }];
+  }
+  return members.filter((m) => m.recordStatus === "done")
+    .filter((m) => !keys.has(`${roleFileName(m.role)}.completed`))
+    .map((m) => ({
+      code: "SHARE_COMPLETED_MISSING",
+      message: `${m.role} finished without posting ${
+        roleFileName(m.role)
+      }.completed on the channel of batch ${plan.batchId}; its siblings never saw its artefacts.`,
+      role: m.role,
+      command: peaksCommand(session, ["sub-agent", "shared-read", "--batch", plan.batchId!]),
+    }));
+}

@@ -1,0 +1,238 @@
+import { defineCommand, flag } from "../cli/spec.ts";
+import { writeJsonAtomic } from "../core/atomic.ts";
+import { readBatch } from "../core/batches.ts";
+import { dagHash, parseDag } from "../core/dag.ts";
+import type { Warning } from "../core/errors.ts";
+import { assertId, randomHex } from "../core/ids.ts";
+import { displayPath } from "../core/paths.ts";
+import { PRESENCE_MODES, setPresence } from "../core/presence.ts";
+import { openSession, type SessionContext } from "../core/session.ts";
+import {
+  SWARM_CHOICES,
+  type SwarmChoice,
+  type SwarmPlan,
+  updateSwarmPlan,
+} from "../core/swarm_plan.ts";
+import { convergeCommand, dispatchDagCommand, planCommand } from "./commands.ts";
+import { readyPrd, resolveMode, scanFrontendOnly } from "./plan_inputs.ts";
+import {
+  applyChoice,
+  CHOICE_SUMMARY,
+  matchKeywords,
+  modeDecidesAlone,
+  plannedRoles,
+  prdSearchText,
+} from "./plan_rules.ts";
+import { buildPlanDag } from "./plan_dag.ts";
+
+/** A fresh batch id for the swarm of a request: readable, valid, unique enough. */
+function swarmBatchId(rid: string): string {
+  return `swarm-${rid.slice(0, 100).replace(/[._-]+$/, "")}-${randomHex(6)}`;
+}
+
+export default defineCommand({
+  name: "swarm plan",
+  description:
+    "Decides the swarm for a request from its PRD (which must be confirmed-by-user or handed-off, else " +
+    "PRD_NOT_READY): feature, refactor and bugfix get rd-planning + qa-test-cases, plus ui when the project scan " +
+    "says frontendOnly or the PRD names a frontend keyword; config, docs and chore skip the swarm. full-auto, 24h " +
+    "and swarm modes decide alone; assisted and strict return needsChoice with the three shapes until --choice " +
+    "is given (nothing is written meanwhile). Writes sc/swarm-plan.json and sc/slice-dag.json, sets the presence " +
+    "gate swarm-fan-out, and hands out the one `sub-agent dispatch --from-dag` command that launches the swarm.",
+  flags: {
+    rid: flag.string("The request id whose PRD the swarm is planned from.", {
+      placeholder: "<rid>",
+      required: true,
+      max: 128,
+    }),
+    mode: flag.enum(
+      PRESENCE_MODES,
+      "Workflow mode (default: the presence mode, then the swarmMode preference, then assisted).",
+    ),
+    choice: flag.enum(SWARM_CHOICES, "The fan-out shape; assisted and strict modes ask for it."),
+    "emit-dag": flag.boolean("Also return the DAG written to sc/slice-dag.json as data.dag."),
+    "session-id": flag.string("Session to use instead of the active one.", {
+      placeholder: "<sid>",
+      max: 128,
+    }),
+  },
+  examples: [
+    "peaks swarm plan --rid 001-login --json",
+    "peaks swarm plan --rid 001-login --mode assisted --choice backend-only --json",
+  ],
+  exitNotes: [
+    "3  PRD_NOT_READY: the PRD request is missing or not confirmed (nextActions: the next step)",
+  ],
+  async run({ flags }, ctx) {
+    const rid = assertId(flags.rid, "--rid");
+    if (flags["session-id"] !== undefined) assertId(flags["session-id"], "--session-id");
+    const session = await openSession(ctx, flags["session-id"]);
+    const { project, sessionId } = session;
+    const prd = await readyPrd(session, rid);
+    const warnings: Warning[] = [];
+    const [mode, frontendOnly] = await Promise.all([
+      resolveMode(ctx, session, flags.mode, warnings),
+      scanFrontendOnly(session, warnings),
+    ]);
+    const matchedKeywords = matchKeywords(prdSearchText(prd.body));
+    const type = prd.meta.type;
+    const planned = plannedRoles(type, frontendOnly.value || matchedKeywords.length > 0);
+    const signals = {
+      rid,
+      type,
+      mode: mode.mode,
+      modeSource: mode.source,
+      frontendOnly: frontendOnly.value,
+      frontendOnlySource: frontendOnly.source,
+      frontendKeywordHit: matchedKeywords.length > 0,
+      matchedKeywords,
+    };
+    const choice: SwarmChoice | undefined = planned === undefined
+      ? undefined
+      : flags.choice ?? (modeDecidesAlone(mode.mode) ? "full" : undefined);
+    if (planned !== undefined && choice === undefined) {
+      const modeWords = mode.source === "flag" ? ["--mode", mode.mode] : [];
+      return needsChoice(session, rid, planned, signals, modeWords, warnings);
+    }
+
+    const planPath = displayPath(project.root, project.layout.swarmPlan(sessionId));
+    const dagFile = project.layout.sliceDag(sessionId);
+    const dagPath = displayPath(project.root, dagFile);
+    const shape = planned && choice ? applyChoice(planned, choice) : undefined;
+    const draftDag = shape
+      ? buildPlanDag({ project, sessionId, rid, type, batchId: "pending", shape })
+      : undefined;
+    const hash = draftDag ? await dagHash(draftDag) : undefined;
+    const decidedAt = ctx.now().toISOString();
+    // Under the plan's lock: an identical plan that has not converged keeps its batch (a repeated
+    // call continues the same fan-out); then the DAG is written, then the plan.
+    const { plan, dag, previousBatch } = await updateSwarmPlan(
+      project,
+      sessionId,
+      async (current) => {
+        const same = current?.status === "planned" && current.rid === rid &&
+          current.dag?.sha256 === hash && current.batchId;
+        const batchId = shape ? (same ? current!.batchId! : swarmBatchId(rid)) : null;
+        const dag = draftDag && batchId ? { ...draftDag, batchId } : undefined;
+        if (dag) {
+          // Checked as --from-dag will read it, so a plan never hands out a DAG dispatch would refuse.
+          parseDag(JSON.stringify(dag), dagPath);
+          await writeJsonAtomic(dagFile, dag);
+        }
+        const plan: SwarmPlan = {
+          version: 1,
+          sessionId,
+          ...signals,
+          status: shape ? "planned" : "swarm-skipped",
+          note: shape ? null : `swarm-skipped: type=${type}`,
+          choice: choice ?? null,
+          subAgents: shape?.subAgents ?? [],
+          batchId,
+          dag: shape ? { path: dagPath, sha256: hash! } : null,
+          decidedAt,
+          convergence: null,
+        };
+        const previousBatch = current?.batchId && current.batchId !== batchId
+          ? current.batchId
+          : null;
+        return { value: plan, result: { plan, dag, previousBatch } };
+      },
+    );
+    if (previousBatch && await readBatch(project, sessionId, previousBatch).catch(() => true)) {
+      warnings.push({
+        code: "SWARM_REPLANNED",
+        message:
+          `The previous plan's batch ${previousBatch} is left as it is; the new plan goes out in batch ${
+            plan.batchId ?? "none"
+          }.`,
+        batchId: previousBatch,
+      });
+    }
+    if (shape) {
+      await setPresence(project, sessionId, mode.callerId, {
+        skill: mode.presence?.skill ?? "peaks-code",
+        gate: "swarm-fan-out",
+      }, ctx.now());
+    }
+    const next = shape
+      ? dispatchDagCommand(session, dagPath, plan.batchId!)
+      : convergeCommand(session, rid);
+    return {
+      data: {
+        projectRoot: project.root,
+        sessionId,
+        ...signals,
+        prdState: prd.meta.state,
+        needsChoice: false,
+        choice: plan.choice,
+        status: plan.status,
+        note: plan.note,
+        subAgents: plan.subAgents,
+        batchId: plan.batchId,
+        planPath,
+        dagPath: dag ? dagPath : null,
+        ...(flags["emit-dag"] && dag ? { dag } : {}),
+        presenceGate: shape ? "swarm-fan-out" : null,
+        instructions: shape
+          ? [
+            `Run the command in nextActions: it dispatches ${
+              plan.subAgents.join(", ")
+            } from the DAG in one call. Print its orchestratorVisibleHint once and make all its tool calls in one message.`,
+            `When every member has returned and been finalized, run ${
+              convergeCommand(session, rid)
+            }.`,
+          ]
+          : [
+            `Type ${type} skips the swarm (recorded as "swarm-skipped: type=${type}"); converge records it and names the RD step.`,
+          ],
+      },
+      warnings,
+      nextActions: [next],
+      human: shape
+        ? `swarm for ${rid}: ${
+          plan.subAgents.join(", ")
+        } (${plan.choice}, mode ${mode.mode}) in batch ${plan.batchId}\nnext: ${next}`
+        : `swarm skipped for ${rid}: type=${type}\nnext: ${next}`,
+    };
+  },
+});
+
+function needsChoice(
+  session: SessionContext,
+  rid: string,
+  planned: ReturnType<typeof plannedRoles> & object,
+  signals: Record<string, unknown>,
+  modeWords: string[],
+  warnings: Warning[],
+) {
+  const options = SWARM_CHOICES.map((choice) => {
+    const shape = applyChoice(planned, choice);
+    return {
+      choice,
+      summary: CHOICE_SUMMARY[choice],
+      subAgents: shape.subAgents,
+      sequence: shape.edges.map((e) => `${e.from} → ${e.to}`),
+      command: planCommand(session, rid, [...modeWords, "--choice", choice]),
+    };
+  });
+  return {
+    data: {
+      projectRoot: session.project.root,
+      sessionId: session.sessionId,
+      ...signals,
+      needsChoice: true,
+      choice: null,
+      options,
+      instructions: [
+        `Mode ${signals.mode} lets the user choose the swarm's shape. Ask them with these three options, then run the command of the one they pick (nothing was written yet):`,
+        ...options.map((o) => `${o.choice}: ${o.summary} (${o.subAgents.join(", ")})`),
+      ],
+    },
+    warnings,
+    nextActions: options.map((o) => o.command),
+    human: [
+      `choose the swarm shape for ${rid} (mode ${signals.mode}):`,
+      ...options.map((o) => `  ${o.choice}: ${o.summary}\n    ${o.command}`),
+    ].join("\n"),
+  };
+}
