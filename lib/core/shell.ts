@@ -8,3 +8,38 @@ export function shellQuote(value: string): string {
 export function commandLine(words: string[]): string {
   return words.map(shellQuote).join(" ");
 }
+
+/**
+ * Splits a command line the way a POSIX shell splits what `commandLine`
+ * produces (plain words, '...' quoting, backslash escapes); any other shell
+ * syntax is an error, because nextActions never contain it.
+ */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let current = "";
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end === -1) throw new Error(`unbalanced quote in ${line}`);
+      current += line.slice(i + 1, end);
+      i = end;
+      inWord = true;
+    } else if (c === "\\") {
+      current += line[++i] ?? "";
+      inWord = true;
+    } else if (c === " ") {
+      if (inWord) words.push(current);
+      current = "";
+      inWord = false;
+    } else if (/[;&|<>`$()"]/.test(c)) {
+      throw new Error(`unexpected shell syntax ${c} in ${line}`);
+    } else {
+      current += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(current);
+  return words;
+}
