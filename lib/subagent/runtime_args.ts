@@ -83,12 +83,14 @@ export async function readSurroundings(
     exists(project.layout.projectScan),
     soft(warnings, () => readJsonFile(project.layout.swarmPlan(sid), { what: "swarm plan" })),
   ]);
-  // The swarm plan belongs to the swarm commands; only two booleans are taken from it, defensively.
+  // The swarm plan belongs to the swarm commands; only the mode and two booleans are taken from it, defensively.
   const planObject = plan && typeof plan === "object" ? plan as Record<string, unknown> : {};
   const planMatches = rid !== null && planObject.rid === rid;
   const bool = (value: unknown) => planMatches && typeof value === "boolean" ? value : null;
   return {
-    mode: presence?.presence?.mode ?? null,
+    // Presence first; a swarm plan for this request knows the mode it was decided in.
+    mode: presence?.presence?.mode ??
+      (planMatches && typeof planObject.mode === "string" ? planObject.mode : null),
     requestType: request?.meta.type ?? null,
     projectScanExists: scanExists,
     archetype: scan?.archetype ?? null,

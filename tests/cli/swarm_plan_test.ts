@@ -54,6 +54,8 @@ Deno.test("feature with a frontend keyword: ui, rd-planning and qa-test-cases; o
   // The dispatched prompts carry the plan's signals in their runtime arguments.
   assertMatch(dispatch.json.data.toolCalls[0].args.prompt, /frontendKeywordHit: true/);
   assertMatch(dispatch.json.data.toolCalls[0].args.prompt, /Request type: feature/);
+  // No mode in presence: the plan's mode reaches the sub-agents.
+  assertMatch(dispatch.json.data.toolCalls[0].args.prompt, /- Mode: full-auto/);
 
   // Planning again unchanged keeps the batch, so a repeated call continues the same fan-out.
   const again = await ws.peaks("swarm", "plan", "--rid", "001-login", "--mode", "full-auto");
