@@ -1,4 +1,177 @@
-/** `deno task demo`: the whole workflow on a bundled sample project (being assembled). */
+/**
+ * `deno task demo`: the whole peaks workflow on a copy of the bundled sample
+ * project, driven by the runbook of skills/peaks-code exactly as an agent
+ * following the skill would. Sub-agents run as detached vendor processes; the
+ * vendor is a scripted stand-in unless `--vendor <cli>` names a real one.
+ *
+ *   deno task demo [--vendor claude] [--in-process] [--fast] [--out <dir>]
+ */
+import { parseArgs } from "../lib/core/std.ts";
+import { join } from "../lib/core/std.ts";
+import {
+  type Envelope,
+  RunbookError,
+  type RunbookEvent,
+  runbookPath,
+  runRunbook,
+} from "./runbook.ts";
+import { agentStep } from "./agent_steps.ts";
+import { copySampleProject } from "./sample.ts";
+import { cacheDir, peaksArgs, REPO } from "../tests/support/cli.ts";
+
+const args = parseArgs(Deno.args, {
+  string: ["vendor", "out"],
+  boolean: ["in-process", "fast", "help"],
+});
+if (args.help) {
+  console.log(
+    "usage: deno task demo [--vendor <claude|codex|...>] [--in-process] [--fast] [--out <dir>]",
+  );
+  Deno.exit(0);
+}
+
+const tty = Deno.stdout.isTerminal();
+const paint = (code: string, text: string) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
+const bold = (t: string) => paint("1", t);
+const dim = (t: string) => paint("2", t);
+const green = (t: string) => paint("32", t);
+const red = (t: string) => paint("31", t);
+
+const started = performance.now();
+const base = args.out ? String(args.out) : await Deno.makeTempDir({ prefix: "peaks-demo-" });
+const root = join(base, "team-directory");
+const home = join(base, "home");
+const bin = join(base, "bin");
+await Deno.mkdir(home, { recursive: true });
+await Deno.mkdir(bin, { recursive: true });
+await copySampleProject(root);
+
+const deno = Deno.execPath();
+const peaks = [deno, ...peaksArgs([])];
+const mode = args["in-process"] ? "in-process" : "detached";
+const vendor = args.vendor ? String(args.vendor) : "claude";
+const standIn = [deno, "run", "-q", "-A", join(REPO, "demo", "stand_in", "agent.ts")];
+
+// The stand-in answers as the vendor CLI, and a `peaks` on PATH runs this checkout.
+const script = (argv: string[]) => `#!/bin/sh\nexec ${argv.map((a) => `'${a}'`).join(" ")} "$@"\n`;
+await Deno.writeTextFile(join(bin, "peaks"), script(peaks));
+await Deno.chmod(join(bin, "peaks"), 0o755);
+if (!args.vendor && mode === "detached") {
+  await Deno.writeTextFile(join(bin, vendor), script(standIn));
+  await Deno.chmod(join(bin, vendor), 0o755);
+}
+
+const env: Record<string, string> = {
+  HOME: home,
+  PATH: `${bin}:${Deno.env.get("PATH") ?? ""}`,
+  DENO_DIR: await cacheDir(),
+  NO_COLOR: "1",
+  STAND_IN_PEAKS: JSON.stringify(peaks),
+  STAND_IN_STEP_MS: args.fast ? "0" : "900",
+  // In-process runs play a host with a sub-agent tool; detached runs one without (Codex-like).
+  ...(mode === "in-process" ? { CLAUDECODE: "1" } : { CODEX_MANAGED_BY_NPM: "1" }),
+};
+
+const times: number[] = [];
+function report(event: RunbookEvent): void {
+  if (event.type === "section") console.log(`\n${bold(event.section)}`);
+  if (event.type === "agent") console.log(dim(`  · agent: ${event.text}`));
+  if (event.type === "status") console.log(`  ${event.line}`);
+  if (event.type === "command") {
+    if (event.text.startsWith("peaks ")) times.push(event.ms);
+    const mark = event.code === 0 ? green("✓") : red("✗");
+    const shown = event.text.replace(root, ".").replace(
+      /--result-json '?\{.*\}'?/,
+      "--result-json '<return json>'",
+    );
+    const warnings = (event.envelope?.warnings ?? []).map((w) => w.code).join(", ");
+    console.log(
+      `  ${mark} ${shown.length > 110 ? `${shown.slice(0, 107)}...` : shown} ${
+        dim(`${Math.round(event.ms)} ms`)
+      }${warnings ? dim(` [${warnings}]`) : ""}`,
+    );
+  }
+}
+
+console.log(bold("peaks demo: one feature request through the whole workflow"));
+console.log(`project: ${root} (a copy of demo/sample-project, a git repository)`);
 console.log(
-  "The demo is not available yet: it needs the dispatch, swarm and detached sub-agent commands.",
+  `sub-agents: ${
+    mode === "detached"
+      ? `detached ${vendor} processes${args.vendor ? "" : " (the scripted stand-in)"}`
+      : "in-process tool calls (the scripted stand-in)"
+  }`,
+);
+
+let state;
+try {
+  state = await runRunbook(await Deno.readTextFile(runbookPath(REPO)), {
+    root,
+    peaks,
+    standIn,
+    env,
+    mode,
+    vendor,
+    vars: {
+      rid: "001-profile-page",
+      type: "feature",
+      mode: "full-auto",
+      title: "Member profile page with avatar upload",
+    },
+    agent: agentStep,
+    report,
+  });
+} catch (error) {
+  console.error(red(`\ndemo stopped: ${error instanceof RunbookError ? error.message : error}`));
+  console.error(`the project is kept at ${root}`);
+  Deno.exit(1);
+}
+
+async function peaksJson(...argv: string[]): Promise<Envelope> {
+  const out = await new Deno.Command(peaks[0], {
+    args: [...peaks.slice(1), ...argv, "--json"],
+    cwd: root,
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+const records = (await peaksJson("sub-agent", "list", "--limit", "100")).data?.records as
+  | Array<{ role: string; status: string; artifactMetas?: unknown[] }>
+  | undefined ?? [];
+const requests =
+  (await peaksJson("request", "list")).data?.requests as Array<{ role: string; state: string }> ??
+    [];
+const diff = await new Deno.Command("git", { args: ["diff", "--stat"], cwd: root, stdout: "piped" })
+  .output();
+const sorted = [...times].sort((a, b) => a - b);
+const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+
+console.log(`\n${bold("Summary")}`);
+console.log(
+  `  wall time ${seconds} s; ${times.length} peaks calls, median ${Math.round(median)} ms each`,
+);
+console.log(
+  `  sub-agents: ${records.length} (${records.map((r) => `${r.role} ${r.status}`).join(", ")})`,
+);
+console.log(
+  `  artefacts registered: ${records.reduce((n, r) => n + (r.artifactMetas?.length ?? 0), 0)}`,
+);
+console.log(`  requests: ${requests.map((r) => `${r.role} ${r.state}`).join(", ")}`);
+console.log(
+  `  product change:\n${new TextDecoder().decode(diff.stdout).trimEnd().replace(/^/gm, "    ")}`,
+);
+console.log(`\n${bold("Where to look")}`);
+console.log(
+  `  ${root}/.peaks/_runtime/${state.vars.sid}/   requests, design draft, tech doc, test cases, report, handoff`,
+);
+console.log(
+  `  ${root}/CLAUDE.md                            the standards block peaks wrote from the scan`,
+);
+console.log(
+  `  cd ${root} && git diff                       the change the rd sub-agent left for review`,
 );

@@ -44,7 +44,7 @@ Deno.test("the runbook's commands run in order on the sample project, each one s
   );
   assertEquals(states, {
     prd: "handed-off",
-    ui: "draft",
+    ui: "handed-off",
     rd: "qa-handoff",
     qa: "verdict-issued",
     sc: "handed-off",
