@@ -144,13 +144,12 @@ export async function writeDispatch(
         project,
         sid,
         runtime.batchId,
-        [{ role: runtime.role, requestId: runtime.requestId }],
+        [{ role: runtime.role, requestId: runtime.requestId, record: fileName }],
         plan.now,
         async (n) => {
           record = initialRecord(plan, budget, toolCall, n);
           const created = await createFileExclusive(path, `${JSON.stringify(record, null, 2)}\n`);
           if (!created) throw NAME_TAKEN;
-          return fileName;
         },
       );
     } catch (error) {
