@@ -43,7 +43,7 @@ export interface FaultSummary {
   violations: string[];
 }
 
-const CRASH_TEXT = /Uncaught|    at |panicked|RUST_BACKTRACE/;
+const CRASH_TEXT = /Uncaught|^\s+at |panicked|RUST_BACKTRACE/m;
 
 export class FaultWorld {
   readonly root: string;

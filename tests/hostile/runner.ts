@@ -125,8 +125,10 @@ export function judge(outcome: Outcome, expected: Expectation, changes: string[]
   if (CRASH_TEXT.test(outcome.stdout) || CRASH_TEXT.test(outcome.stderr)) {
     problems.push(`crash text: ${(outcome.stderr || outcome.stdout).slice(0, 400)}`);
   }
+  // One line, or one indented document with --pretty.
   const lines = outcome.stdout.split("\n").filter((l) => l !== "");
-  if (outcome.json === undefined || lines.length !== 1) {
+  const pretty = outcome.stdout.startsWith("{\n");
+  if (outcome.json === undefined || (lines.length !== 1 && !pretty)) {
     problems.push(`stdout is not one JSON envelope: ${outcome.stdout.slice(0, 200)}`);
   }
   const codes = expected.code === undefined ? [] : [expected.code].flat();
