@@ -84,12 +84,13 @@ async function countedEntries(
   held?: HeldRequest,
 ): Promise<OverrideEntry[]> {
   const keep = await Promise.all(entries.map(async (entry) => {
-    if (await applied(project, sid, entry)) return true;
-    if (held && entry.rid === held.rid && entry.role === held.role) return false;
-    if (!(REQUEST_ROLES as readonly string[]).includes(entry.role) || !isValidId(entry.rid)) {
-      return false;
+    const mine = held && entry.rid === held.rid && entry.role === held.role;
+    const valid = (REQUEST_ROLES as readonly string[]).includes(entry.role) && isValidId(entry.rid);
+    // The lock first: a transition that finishes between the two checks is then seen as applied.
+    if (!mine && valid && await isLocked(project.layout.request(sid, entry.role, entry.rid))) {
+      return true;
     }
-    return await isLocked(project.layout.request(sid, entry.role, entry.rid));
+    return await applied(project, sid, entry);
   }));
   return entries.filter((_, i) => keep[i]);
 }

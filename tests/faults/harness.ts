@@ -47,7 +47,6 @@ const CRASH_TEXT = /Uncaught|^\s+at |panicked|RUST_BACKTRACE/m;
 
 export class FaultWorld {
   readonly root: string;
-  private env: Record<string, string> = {};
   private counter = 0;
   private epoch = 0;
   sid = "";
@@ -60,7 +59,7 @@ export class FaultWorld {
   }
 
   async start(): Promise<void> {
-    this.env = { ...(await baseEnv({ cwd: this.root })), CLAUDECODE: "1" };
+    await baseEnv({ cwd: this.root });
   }
 
   /** Runs one writer to completion, or kills it after `killAfterMs`. */
@@ -69,7 +68,8 @@ export class FaultWorld {
     const child = new Deno.Command(Deno.execPath(), {
       args: peaksArgs([...op.argv, "--json"]),
       cwd: this.root,
-      env: this.env,
+      // Per run, so each writer gets its own permission-audit file when auditing.
+      env: { ...(await baseEnv({ cwd: this.root })), CLAUDECODE: "1" },
       clearEnv: true,
       stdin: "null",
       stdout: "piped",

@@ -457,4 +457,34 @@ export const PROJECT_CASES: Record<string, CommandCases> = {
       },
     ],
   },
+  "debug run-probe": {
+    baseline: () => ["debug", "run-probe", "git"],
+    cases: [
+      {
+        name: "a program the permission set does not list",
+        argv: () => ["debug", "run-probe", "sh"],
+        exit: 1,
+        code: "PERMISSION_DENIED",
+        unchanged: true,
+      },
+      {
+        name: "an absolute path to an unlisted program",
+        argv: () => ["debug", "run-probe", "/bin/sh"],
+        exit: 1,
+        code: "PERMISSION_DENIED",
+      },
+      {
+        name: "a program name with control characters",
+        argv: () => ["debug", "run-probe", "g\u0007it"],
+        exit: 2,
+        code: "INVALID_ARGUMENT",
+      },
+      {
+        name: "a program that does not exist",
+        argv: () => ["debug", "run-probe", "no-such-program-xyz"],
+        exit: 1,
+        code: "PROGRAM_NOT_FOUND",
+      },
+    ],
+  },
 };
