@@ -1,4 +1,4 @@
-/** The shape of hostile-input cases and the small file helpers their setups use. */
+/** The shape of hostile-input cases and the small file functions their setups use. */
 import { dirname, join } from "../../lib/core/std.ts";
 import type { Fixture } from "./fixture.ts";
 

@@ -146,9 +146,11 @@ export async function runJudged(
   fx: Fixture,
   expected: Expectation,
   run: () => Promise<Outcome>,
+  options: { hash?: boolean } = {},
 ): Promise<{ outcome: Outcome; problems: string[] }> {
-  const before = await snapshot(fx.root, fx.home, fx.outside);
+  const dirs = [fx.root, fx.home, fx.outside];
+  const before = await snapshot(dirs, options);
   const outcome = await run();
-  const after = await snapshot(fx.root, fx.home, fx.outside);
+  const after = await snapshot(dirs, options);
   return { outcome, problems: judge(outcome, expected, diffSnapshots(before, after)) };
 }

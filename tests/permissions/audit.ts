@@ -1,7 +1,7 @@
 /**
  * `deno task audit:permissions`: runs the whole test suite with Deno's
  * permission audit on every peaks process the tests start through the shared
- * helpers (DENO_AUDIT_PERMISSIONS, one JSONL file per process), then writes
+ * support code (DENO_AUDIT_PERMISSIONS, one JSONL file per process), then writes
  * docs/permissions-audit.json and docs/permissions-audit.md: every permission
  * actually used, by kind, next to the `peaks` set in deno.json. The test in
  * tests/unit/permissions_audit_test.ts fails when deno.json grants more than
@@ -9,11 +9,18 @@
  *
  *     deno run -A tests/permissions/audit.ts [--skip-tests <dir with .jsonl files>]
  */
-import { join, parseArgs } from "../../lib/core/std.ts";
+import { dirname, join, parseArgs } from "../../lib/core/std.ts";
 import { cacheDir, REPO } from "../support/cli.ts";
 import { type AuditReport, buildReport, renderMarkdown } from "./report.ts";
 
 const args = parseArgs(Deno.args, { string: ["skip-tests"] });
+
+/** The folder temp dirs are made in (where every test project lives). */
+async function tempRoot(): Promise<string> {
+  const probe = await Deno.makeTempDir();
+  await Deno.remove(probe);
+  return await Deno.realPath(dirname(probe));
+}
 
 async function runSuite(dir: string): Promise<{ code: number; files: number }> {
   const tests = await new Deno.Command(Deno.execPath(), {
@@ -55,7 +62,7 @@ const config = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
 const demo = await Deno.readTextFile(join(REPO, "demo", "run.ts"));
 const report: AuditReport = buildReport(events, config.permissions.peaks, {
   repo: REPO,
-  temp: await Deno.realPath(Deno.env.get("TMPDIR") ?? "/tmp"),
+  temp: await tempRoot(),
   denoDir: await cacheDir(),
   pathDirs: (Deno.env.get("PATH") ?? "").split(":").filter(Boolean),
   processes: suite.files,
