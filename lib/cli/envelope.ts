@@ -27,7 +27,8 @@ export function success(
   warnings: Warning[] = [],
   nextActions: string[] = [],
 ): SuccessEnvelope {
-  return { ok: true, command, data, warnings, nextActions };
+  // Warnings are messages like errors: they pass the redactor; data is the caller's answer.
+  return { ok: true, command, data, warnings: redactDeep(warnings), nextActions };
 }
 
 /** A failure envelope; every string in it passes the redactor. */

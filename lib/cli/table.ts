@@ -244,6 +244,12 @@ export const COMMANDS: CommandEntry[] = [
     summary: "Print a shell completion script: bash, zsh, fish or powershell.",
     load: () => import("./completions/command.ts"),
   },
+  {
+    name: "debug run-probe",
+    summary: "Show that the binary refuses to start a program its permissions do not list.",
+    load: () => import("../diagnostics/run_probe.ts"),
+    hidden: true,
+  },
 ];
 
 export function findCommand(words: string[]): { entry: CommandEntry; used: number } | undefined {

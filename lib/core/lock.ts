@@ -61,3 +61,25 @@ export async function withLock<T>(
     file.close();
   }
 }
+
+/**
+ * True while another process (or another handle in this one) holds the lock
+ * on `target`; false when the sidecar is free or does not exist. Lets a
+ * reader tell an operation in progress from one whose writer died.
+ */
+export async function isLocked(target: string): Promise<boolean> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(lockPathFor(target), { read: true, write: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+  try {
+    if (!(await file.tryLock(true))) return true;
+    await file.unlock().catch(() => {});
+    return false;
+  } finally {
+    file.close();
+  }
+}

@@ -4,7 +4,8 @@
  */
 const PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [
-    /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+    // Leading dashes optional: an argument parsed as a flag loses them.
+    /-*BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
     "[REDACTED:pem]",
   ],
   [/-----BEGIN [A-Z0-9 ]+-----[\s\S]*?(?:-----END [A-Z0-9 ]+-----|$)/g, "[REDACTED:pem]"],

@@ -2,12 +2,22 @@
  * The per-session ledger of `--allow-incomplete` transitions
  * (`.peaks/_runtime/<sid>/request-overrides.json`). Skipping a gate is
  * allowed a few times per session, and every use is on record.
+ *
+ * A transition writes its ledger entry first and its request file second;
+ * the request's history line is the commit point. An entry whose history
+ * line is missing belongs to a transition that is still running (its request
+ * is locked) or whose writer was killed: the first counts, the second never
+ * happened, so it is not counted and the next override drops it.
  */
 import { z } from "zod";
 import type { Project } from "../core/project.ts";
-import { gateError } from "../core/errors.ts";
+import { gateError, isNotFound } from "../core/errors.ts";
+import { isLocked } from "../core/lock.ts";
+import { parseRequest, REQUEST_ROLES } from "../core/request_file.ts";
+import { isValidId } from "../core/ids.ts";
 import { readValidated, updateJson } from "../core/store.ts";
 import { commandLine } from "../core/shell.ts";
+import { readHistory } from "../core/request_history.ts";
 
 export const OVERRIDE_LIMIT = 3;
 
@@ -37,30 +47,85 @@ function options(project: Project, sid: string) {
   };
 }
 
-export async function readOverrides(project: Project, sid: string): Promise<OverrideEntry[]> {
+/** The request a caller holds the lock of (its entries cannot be in progress elsewhere). */
+export interface HeldRequest {
+  rid: string;
+  role: string;
+}
+
+/** Whether the entry's transition reached its request file (the history line is there). */
+async function applied(project: Project, sid: string, entry: OverrideEntry): Promise<boolean> {
+  if (!(REQUEST_ROLES as readonly string[]).includes(entry.role) || !isValidId(entry.rid)) {
+    return false;
+  }
+  const path = project.layout.request(sid, entry.role, entry.rid);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+  try {
+    const history = readHistory(parseRequest(path, text).body);
+    return history.some((line) =>
+      line.startsWith(`${entry.at} `) && line.includes("allow-incomplete (")
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The entries that count: applied, or still in progress (their request is locked by someone else). */
+async function countedEntries(
+  project: Project,
+  sid: string,
+  entries: OverrideEntry[],
+  held?: HeldRequest,
+): Promise<OverrideEntry[]> {
+  const keep = await Promise.all(entries.map(async (entry) => {
+    const mine = held && entry.rid === held.rid && entry.role === held.role;
+    const valid = (REQUEST_ROLES as readonly string[]).includes(entry.role) && isValidId(entry.rid);
+    // The lock first: a transition that finishes between the two checks is then seen as applied.
+    if (!mine && valid && await isLocked(project.layout.request(sid, entry.role, entry.rid))) {
+      return true;
+    }
+    return await applied(project, sid, entry);
+  }));
+  return entries.filter((_, i) => keep[i]);
+}
+
+/** The uses that count in a session (`held`: the request whose lock the caller holds). */
+export async function readOverrides(
+  project: Project,
+  sid: string,
+  held?: HeldRequest,
+): Promise<OverrideEntry[]> {
   const ledger = await readValidated(
     project.layout.requestOverrides(sid),
     OverrideLedgerSchema,
     options(project, sid),
   );
-  return ledger?.entries ?? [];
+  return await countedEntries(project, sid, ledger?.entries ?? [], held);
 }
 
 /**
  * Records one use, or refuses (exit 3) when the session already used all of
- * them. Returns how many remain after this one.
+ * them. Returns how many remain after this one. The caller holds the lock of
+ * the request `held` and writes it after this returns.
  */
 export function recordOverride(
   project: Project,
   sid: string,
   entry: OverrideEntry,
+  held: HeldRequest,
 ): Promise<{ used: number; remaining: number }> {
   return updateJson(
     project.layout.requestOverrides(sid),
     OverrideLedgerSchema,
     options(project, sid),
-    (ledger) => {
-      const entries = ledger?.entries ?? [];
+    async (ledger) => {
+      const entries = await countedEntries(project, sid, ledger?.entries ?? [], held);
       if (entries.length >= OVERRIDE_LIMIT) {
         throw gateError(
           "ALLOW_INCOMPLETE_LIMIT",

@@ -182,7 +182,9 @@ export default defineCommand({
         const problems = await checkRequirements(project.root, requirements);
         if (lint.errors.length || problems.length) {
           if (!allowIncomplete) {
-            const remaining = OVERRIDE_LIMIT - (await readOverrides(project, sessionId)).length;
+            const remaining = OVERRIDE_LIMIT -
+              (await readOverrides(project, sessionId, { rid, role }))
+                .length;
             throw lint.errors.length
               ? lintGateFailed(where, lint.errors, problems, remaining, lintCommand)
               : prerequisitesMissing(where, problems, remaining, show);
@@ -224,7 +226,7 @@ export default defineCommand({
           to,
           reason: reason!,
           bypassed,
-        });
+        }, { rid, role });
         override = { reason: reason!, bypassed, ...counted };
       }
 

@@ -228,36 +228,38 @@ export async function writeDispatches(
     project,
     runtime.sessionId,
     runtime.batchId,
-    prepared.map((p) => ({ role: p.plan.runtime.role, requestId: p.plan.runtime.requestId })),
+    // The record names are reserved in the batch file before any record exists.
+    prepared.map((p) => ({
+      role: p.plan.runtime.role,
+      requestId: p.plan.runtime.requestId,
+      record: p.fileName,
+    })),
     first.now,
     async (n) => {
       const index = next++;
-      let current = prepared[index];
-      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const record = initialRecord(
-          current.plan,
-          current.budget,
-          current.composed,
-          current.toolCall,
-          n,
-        );
-        if (await createFileExclusive(current.path, `${JSON.stringify(record, null, 2)}\n`)) {
-          const done: WrittenDispatch = {
-            path: current.path,
-            displayPath: current.shown,
-            record,
-            budget: current.budget,
-            toolCall: current.toolCall,
-            aliases: current.aliases,
-          };
-          written.push(done);
-          if (batchSeen) options.onCreated?.(batchSeen, done, index);
-          return current.fileName;
-        }
-        const { fileName, path } = await freeName(current.plan);
-        current = materialize(current.plan, current.budget, fileName, path);
+      const current = prepared[index];
+      const record = initialRecord(
+        current.plan,
+        current.budget,
+        current.composed,
+        current.toolCall,
+        n,
+      );
+      // Names were checked free just before the lock; losing one to a sibling process is
+      // astronomically rare and is reported rather than renamed (the batch reserved this name).
+      if (!await createFileExclusive(current.path, `${JSON.stringify(record, null, 2)}\n`)) {
+        throw nameConflict(current.plan);
       }
-      throw nameConflict(current.plan);
+      const done: WrittenDispatch = {
+        path: current.path,
+        displayPath: current.shown,
+        record,
+        budget: current.budget,
+        toolCall: current.toolCall,
+        aliases: current.aliases,
+      };
+      written.push(done);
+      if (batchSeen) options.onCreated?.(batchSeen, done, index);
     },
     (batch) => {
       batchSeen = batch;

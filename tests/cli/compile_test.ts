@@ -147,6 +147,11 @@ Deno.test({
       assertStringIncludes(text, `"allow_run":${JSON.stringify(config.permissions.peaks.run)}`);
       assertStringIncludes(text, `"allow_env":${JSON.stringify(config.permissions.peaks.env)}`);
       assertStringIncludes(text, `"allow_net":${JSON.stringify(config.permissions.peaks.net)}`);
+      // Remote code can never be imported at run time: only a port-0 host is listed.
+      assertStringIncludes(
+        text,
+        `"allow_import":${JSON.stringify(config.permissions.peaks.import)}`,
+      );
       assertStringIncludes(text, `"prompt":false`);
       assertStringIncludes(text, `{"Dir":{"n":"skills"`);
     } finally {

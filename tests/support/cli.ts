@@ -47,11 +47,14 @@ export interface RunResult {
 export async function baseEnv(
   options: { home?: string; cwd: string },
 ): Promise<Record<string, string>> {
+  const audit = Deno.env.get("PEAKS_AUDIT_DIR");
   return {
     HOME: options.home ?? join(options.cwd, ".home-not-used"),
     PATH: Deno.env.get("PATH") ?? "",
     DENO_DIR: await cacheDir(),
     NO_COLOR: "1",
+    // The permission audit (tests/permissions/audit.ts): Deno logs every permission check.
+    ...(audit ? { DENO_AUDIT_PERMISSIONS: join(audit, `${crypto.randomUUID()}.jsonl`) } : {}),
   };
 }
 
