@@ -46,6 +46,12 @@ export const SUBAGENT_CASES: Record<string, CommandCases> = {
   "sub-agent dispatch": {
     baseline:
       () => ["sub-agent", "dispatch", "rd", "--request-id", "r1", "--prompt-file", "prompt.md"],
+    // --from-dag replaces the role and the prompt; its mutations start from a DAG call.
+    flagBaselines: {
+      "from-dag": () => ["sub-agent", "dispatch", "--from-dag", "dag.json"],
+      "max-parallel":
+        () => ["sub-agent", "dispatch", "--from-dag", "dag.json", "--max-parallel", "2"],
+    },
     cases: [
       {
         name: "role with a newline",

@@ -53,10 +53,12 @@ function without(argv: string[], name: string, def: FlagDef): string[] {
 
 function mutations(
   words: string[],
-  baseline: string[],
+  commonBaseline: string[],
   flags: Record<string, FlagDef>,
   fx: Fixture,
+  flagBaselines: Record<string, (fx: Fixture) => string[]> = {},
 ): Mutation[] {
+  const baseline = commonBaseline;
   const out: Mutation[] = [{
     name: "unknown flag",
     argv: [...baseline, "--surely-not-a-flag", "1"],
@@ -67,8 +69,9 @@ function mutations(
     expected: { exit: 2, code: "UNKNOWN_FLAG" },
   }];
   for (const [name, def] of Object.entries(flags)) {
-    const rest = without(baseline, name, def);
-    const given = rest.length !== baseline.length;
+    const own = flagBaselines[name]?.(fx) ?? baseline;
+    const rest = without(own, name, def);
+    const given = rest.length !== own.length;
     if (def.required) {
       out.push({
         name: `--${name} missing`,
@@ -87,7 +90,7 @@ function mutations(
     if (given && def.kind !== "list") {
       out.push({
         name: `--${name} twice`,
-        argv: [...baseline, `--${name}`, "x"],
+        argv: [...own, `--${name}`, "x"],
         expected: { exit: 2, code: "DUPLICATE_FLAG" },
       });
     }
@@ -142,7 +145,7 @@ for (const { name, spec, cases } of commands) {
     const problems: string[] = [];
     const base = await runLocal(fx, [...baseline, "--json", "--project", fx.root]);
     if (base.code === 2) problems.push(`baseline is a usage error: ${base.stdout}`);
-    for (const m of mutations(words, baseline, spec.flags, fx)) {
+    for (const m of mutations(words, baseline, spec.flags, fx, cases.flagBaselines)) {
       const argv = [...m.argv, "--json", "--project", fx.root];
       const { problems: found } = await runJudged(fx, m.expected, () => runLocal(fx, argv), {
         hash: false,

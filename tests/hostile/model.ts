@@ -28,6 +28,8 @@ export interface CommandCases {
   /** A valid call that generated mutations start from (each flag is mutated in turn). */
   baseline: (fx: Fixture) => string[];
   cases: HostileCase[];
+  /** A different baseline for the generated mutations of one flag (flags that exclude others). */
+  flagBaselines?: Record<string, (fx: Fixture) => string[]>;
   /** Appended to random property runs (for example a short --timeout for watch). */
   tame?: string[];
 }
