@@ -23,6 +23,7 @@ import type { Project } from "../core/project.ts";
 import { readPromptInput } from "./prompt_input.ts";
 import { readSurroundings, runtimeArgs } from "./runtime_args.ts";
 import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./tool_call.ts";
+import { assertDetachedFlags, detachedFlags } from "./detached/flags.ts";
 
 export const ENVELOPE_VERSION = "2.1.0";
 
@@ -42,7 +43,9 @@ export default defineCommand({
     "prohibition, commit/push-policy and shared-channel blocks. The prompt appears on stdout only inside " +
     "data.toolCall.args.prompt; with --brief pointer the tool call carries a short instruction to run " +
     "`peaks sub-agent brief` instead, and the envelope stays under 1 KB (no projectRoot, instructions or nextActions). Without --request-id the request id is `adhoc-<first 12 characters of the batch id>`. " +
-    "Hosts without an in-process sub-agent tool (codex, gemini, opencode, …) get IDE_NOT_SUPPORTED (exit 3).",
+    "Hosts without an in-process sub-agent tool (codex, gemini, opencode, …) get IDE_NOT_SUPPORTED (exit 3). " +
+    "--mode detached instead starts a vendor CLI (claude, codex, copilot, gemini, opencode) under a detached " +
+    "peaks supervisor with a minimal prompt and returns at once (data.detached; see docs/detached.md).",
   args: [{
     name: "role",
     description: "Free-form role, 1-256 characters without whitespace (rd, qa-test-cases, ui, …).",
@@ -93,17 +96,25 @@ export default defineCommand({
       max: 128,
     }),
     ...governanceFlags,
+    ...detachedFlags,
   },
   examples: [
     "peaks sub-agent dispatch rd-planning --request-id 001-login --prompt-file .peaks/_runtime/<sid>/rd/task.md --json",
     "cat task.md | peaks sub-agent dispatch qa-test-cases --request-id 001-login --batch-id <id> --prompt - --json",
     "peaks sub-agent dispatch ui --request-id 001-login --prompt 'Design the login page' --brief pointer --json",
+    "peaks sub-agent dispatch rd --request-id 001-login --prompt-file task.md --mode detached --vendor codex --timeout 30m --json",
   ],
   exitNotes: [
     "3  IDE_NOT_SUPPORTED: the IDE has no in-process sub-agent tool (nextActions: a detached run)",
+    "3  RESOURCE_BUDGET_EXCEEDED: --max-concurrent detached sub-agents already run (nextActions: --no-throttle, watch)",
+    "3  PROMPT_TOO_LARGE: also past the vendor's argument cap in detached mode (nextActions: --brief pointer)",
+    "3  HISTORY_BOUNDARY_IN_PROMPT: the prompt carries the orchestrator's session-history marker",
+    "1  VENDOR_NOT_FOUND: no vendor CLI on PATH for --mode detached",
+    "1  SUPERVISOR_START_FAILED: the detached supervisor did not start (the record is marked failed)",
   ],
-  async run({ flags, args }, ctx) {
+  async run({ flags, args, given }, ctx) {
     const role = assertRole(args.role ?? "");
+    assertDetachedFlags(flags.mode, given);
     const rid = flags["request-id"] === undefined
       ? undefined
       : assertId(flags["request-id"], "--request-id");
@@ -146,8 +157,8 @@ export default defineCommand({
           "No IDE detected from the environment or project folders; assuming claude-code. Pass --ide to choose.",
       });
     }
-    // The second execution path (a detached vendor process) branches off here.
-    if (!detected.ide.inProcess) {
+    // A detached run needs no in-process tool; it branches off once the record's inputs are known.
+    if (flags.mode !== "detached" && !detected.ide.inProcess) {
       const { ideNotSupported } = await import("./ide_not_supported.ts");
       throw await ideNotSupported(ctx, project, detected.ide, replay, prompt);
     }
@@ -189,6 +200,24 @@ export default defineCommand({
       declaredArtifacts: declared,
     }, around);
 
+    if (flags.mode === "detached") {
+      const { dispatchDetached } = await import("./detached/dispatch_detached.ts");
+      return await dispatchDetached(ctx, {
+        project,
+        runtime,
+        ide: detected.ide,
+        flags,
+        artifactMetas: metas,
+        git,
+        graphNodeId,
+        workflowId,
+        now,
+        warnings,
+        prompt,
+        replay,
+      }, (ide, detachedReplay) => budgetStep(ctx, project, ide, flags, detachedReplay, prompt));
+    }
+
     const written = await writeDispatch({
       project,
       runtime,
@@ -201,7 +230,8 @@ export default defineCommand({
       workflowId,
       now,
     }, budgetStep(ctx, project, detected.ide, flags, replay, prompt));
-    const { record, budget, toolCall } = written;
+    const { record, budget } = written;
+    const toolCall = written.toolCall!;
     warnings.push(...budget.warnings);
     const n = record.dispatchedInBatch;
     if (n > BATCH_SOFT_LIMIT) {

@@ -44,6 +44,14 @@ export type PromptBudgetStep = (
   overheadBytes: number,
 ) => Promise<BudgetedPrompt>;
 
+/** A detached dispatch: its own prompt, no tool call, the supervisor's fields in the record. */
+export interface DetachedPlan {
+  vendor: string;
+  compose(recordPath: string, recordFile: string, callerPrompt: string): string;
+  /** Stored as extra record fields (`detached`). */
+  fields(recordFile: string): Record<string, unknown>;
+}
+
 export interface DispatchPlan {
   project: Project;
   runtime: RuntimeArgs;
@@ -55,6 +63,7 @@ export interface DispatchPlan {
   graphNodeId: string | null;
   workflowId: string | null;
   now: Date;
+  detached?: DetachedPlan;
 }
 
 export interface WrittenDispatch {
@@ -62,7 +71,8 @@ export interface WrittenDispatch {
   displayPath: string;
   record: DispatchRecord;
   budget: BudgetedPrompt;
-  toolCall: ToolCall;
+  /** Null for a detached dispatch: the supervisor starts the vendor. */
+  toolCall: ToolCall | null;
   aliases: string[];
 }
 
@@ -84,13 +94,14 @@ function initialRecord(
   plan: DispatchPlan,
   budget: BudgetedPrompt,
   composed: string,
-  toolCall: ToolCall,
+  toolCall: ToolCall | null,
   n: number,
+  recordFile: string,
 ): DispatchRecord {
   const at = plan.now.toISOString();
   const { runtime } = plan;
   // The inline tool call carries the prompt already stored in `prompt`; keep one copy on disk.
-  const stored: ToolCall = plan.brief === "inline"
+  const stored: ToolCall | null = toolCall && plan.brief === "inline"
     ? { ...toolCall, args: { ...toolCall.args, prompt: undefined }, promptIn: "prompt" }
     : toolCall;
   return {
@@ -104,8 +115,8 @@ function initialRecord(
     batchId: runtime.batchId,
     dispatchedInBatch: n,
     ide: plan.ide.id,
-    mode: "in-process",
-    vendor: null,
+    mode: plan.detached ? "detached" : "in-process",
+    vendor: plan.detached?.vendor ?? null,
     brief: plan.brief,
     heartbeatIntervalSec: runtime.heartbeatIntervalSec,
     prompt: composed,
@@ -132,6 +143,7 @@ function initialRecord(
     disposedAt: null,
     graphNodeId: plan.graphNodeId,
     workflowId: plan.workflowId,
+    ...plan.detached?.fields(recordFile),
   };
 }
 
@@ -146,17 +158,18 @@ export async function writeDispatch(
     const path = project.layout.dispatchRecord(sid, fileName);
     if (await exists(path)) continue;
     const shown = displayPath(project.root, path);
+    const compose = (prompt: string) =>
+      plan.detached
+        ? plan.detached.compose(shown, fileName, prompt)
+        : composePrompt(runtime, shown, prompt);
     // Composing around an empty prompt measures exactly what the blocks add.
-    const overhead = utf8(composePrompt(runtime, shown, ""));
+    const overhead = utf8(compose(""));
     const budget = await budgetStep(plan.callerPrompt.trim(), overhead);
-    const composed = composePrompt(runtime, shown, budget.prompt);
+    const composed = compose(budget.prompt);
     const toolPrompt = plan.brief === "pointer" ? pointerPrompt(fileName) : composed;
-    const { toolCall, aliases } = buildToolCall(
-      plan.ide,
-      runtime.role,
-      runtime.requestId,
-      toolPrompt,
-    );
+    const { toolCall, aliases } = plan.detached
+      ? { toolCall: null, aliases: [] }
+      : buildToolCall(plan.ide, runtime.role, runtime.requestId, toolPrompt);
     let record: DispatchRecord | undefined;
     try {
       await joinBatch(
@@ -166,7 +179,7 @@ export async function writeDispatch(
         [{ role: runtime.role, requestId: runtime.requestId }],
         plan.now,
         async (n) => {
-          record = initialRecord(plan, budget, composed, toolCall, n);
+          record = initialRecord(plan, budget, composed, toolCall, n, fileName);
           const created = await createFileExclusive(path, `${JSON.stringify(record, null, 2)}\n`);
           if (!created) throw NAME_TAKEN;
           return fileName;
