@@ -87,7 +87,7 @@ function runtime(): RuntimeArgs {
   };
 }
 
-Deno.test("the detached prompt is a small slice with the task, files, references and rules", () => {
+Deno.test("the detached prompt is small and carries the task, files, references and rules", () => {
   const prompt = composeDetachedPrompt({
     runtime: runtime(),
     recordPath: ".peaks/_sub_agents/s/dispatch-001-login-rd-x-1234.json",

@@ -1,5 +1,5 @@
 /**
- * The prompt of a detached vendor process: a minimal slice (who, what, which
+ * The prompt of a detached vendor process: a minimal excerpt (who, what, which
  * files, where to look) plus the few rules that still apply when nobody
  * watches the terminal. Heartbeats and the final outcome come from the
  * supervisor, so the prompt only mentions the optional named-step beat.

@@ -185,8 +185,8 @@ export async function supervise(
     const onChunk = (chunk: Uint8Array) => {
       state.outputBytes += chunk.length;
       state.lastOutputAt = ctx.now();
-      files.appendLog(chunk);
       if (Date.now() - lastBeat >= MIN_BEAT_MS) beat(outputNote(info.vendor, state));
+      return files.appendLog(chunk);
     };
     const readers = [pump(running.stdout, onChunk), pump(running.stderr, onChunk)];
     const exit = await running.status;
@@ -237,14 +237,18 @@ interface Pump {
   reader: ReadableStreamDefaultReader<Uint8Array>;
 }
 
-function pump(stream: ReadableStream<Uint8Array>, onChunk: (chunk: Uint8Array) => void): Pump {
+/** Reads a pipe; each chunk is written before the next is read, so a fast vendor waits for the disk. */
+function pump(
+  stream: ReadableStream<Uint8Array>,
+  onChunk: (chunk: Uint8Array) => Promise<void>,
+): Pump {
   const reader = stream.getReader();
   const done = (async () => {
     try {
       while (true) {
         const { value, done } = await reader.read();
         if (done) break;
-        if (value) onChunk(value);
+        if (value) await onChunk(value);
       }
     } catch {
       // cancelled or broken pipe: whatever arrived is in the log
