@@ -102,6 +102,8 @@ export async function supervise(
 
   let child: Deno.ChildProcess | undefined;
   let exited = false;
+  // Timers end with the vendor; the signal listeners stay until the final writes are done.
+  const timers: Array<() => void> = [];
   try {
     await files.openLog();
     const prompt = record.brief === "pointer"
@@ -163,7 +165,7 @@ export async function supervise(
       files.writeStatus(status("stopping")).catch(() => {});
       kill(running, "SIGTERM");
       const hard = setTimeout(() => kill(running, "SIGKILL"), grace);
-      cleanups.push(() => clearTimeout(hard));
+      timers.push(() => clearTimeout(hard));
     };
     stopper = stop;
     // A signal that came while the vendor was starting applies now.
@@ -171,7 +173,7 @@ export async function supervise(
     else beat(`started ${info.vendor} (pid ${running.pid})`);
 
     const timeout = setTimeout(() => stop("timeout"), info.timeoutMs);
-    cleanups.push(() => clearTimeout(timeout));
+    timers.push(() => clearTimeout(timeout));
     const keepAlive = record.heartbeatIntervalSec * 1000;
     const tick = setInterval(() => {
       (async () => {
@@ -180,7 +182,7 @@ export async function supervise(
         if (Date.now() - lastBeat >= keepAlive) beat(silentNote(state, ctx.now()));
       })().catch(() => {});
     }, TICK_MS);
-    cleanups.push(() => clearInterval(tick));
+    timers.push(() => clearInterval(tick));
 
     const onChunk = (chunk: Uint8Array) => {
       state.outputBytes += chunk.length;
@@ -193,7 +195,7 @@ export async function supervise(
     exited = true;
     state.exitCode = exit.signal === null ? exit.code : null;
     state.signal = exit.signal;
-    for (const cleanup of cleanups.splice(0)) cleanup();
+    for (const clear of timers.splice(0)) clear();
     // Grandchildren may keep the pipes open after the vendor exits: drain for a bounded time only.
     await drain(readers, envMs(ctx, "PEAKS_DETACHED_DRAIN_MS", 2_000));
     while (beating) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -204,6 +206,7 @@ export async function supervise(
     state.spawnError = `supervisor error: ${(error as Error)?.message ?? String(error)}`;
     return await finishRun(ctx, recordPath, files, state, status, "crashed");
   } finally {
+    for (const clear of timers) clear();
     for (const cleanup of cleanups) cleanup();
   }
 }
