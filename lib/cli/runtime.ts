@@ -87,14 +87,57 @@ function localPath(url: URL): string {
   return /^\/[A-Za-z]:/.test(path) ? path.slice(1).replaceAll("/", "\\") : path;
 }
 
+/**
+ * The compiled binary may run itself only as `peaks` (the name in the run
+ * allow-list, resolved through PATH at start-up). When PATH's `peaks` is this
+ * very file, run it by that name; otherwise the path itself, which the
+ * runtime then refuses with a clear NotCapable.
+ */
+function compiledSelf(): string {
+  const exec = Deno.execPath();
+  try {
+    const windows = Deno.build.os === "windows";
+    const own = Deno.realPathSync(exec);
+    for (const dir of (Deno.env.get("PATH") ?? "").split(windows ? ";" : ":")) {
+      if (!dir) continue;
+      const candidate = `${dir}${windows ? "\\" : "/"}peaks${windows ? ".exe" : ""}`;
+      const same = (() => {
+        try {
+          return Deno.realPathSync(candidate) === own;
+        } catch {
+          return false;
+        }
+      })();
+      if (same) return "peaks";
+    }
+  } catch {
+    // PATH unreadable: fall back to the path itself.
+  }
+  return exec;
+}
+
 function selfCommand(): string[] {
-  if (isCompiled()) return [Deno.execPath()];
+  if (isCompiled()) return [compiledSelf()];
   const entry = localPath(new URL("../../peaks.ts", import.meta.url));
   const config = localPath(new URL("../../deno.json", import.meta.url));
   return ["deno", "run", "-q", "-P=peaks", "--config", config, entry];
 }
 
+/**
+ * The permission set lets the program run itself under both names (`deno`
+ * in development, `peaks` when compiled); each process drops the one it
+ * does not use, so a compiled binary can never start a Deno found on PATH.
+ */
+function dropForeignSelf(): void {
+  try {
+    Deno.permissions.revokeSync({ name: "run", command: isCompiled() ? "deno" : "peaks" });
+  } catch {
+    // Not granted in the first place.
+  }
+}
+
 export function processCtx(): Ctx {
+  dropForeignSelf();
   return {
     cwd: Deno.cwd(),
     env,

@@ -130,8 +130,14 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: "sub-agent cleanup",
-    summary: "Archive finished records and channels past an age.",
+    summary: "Archive finished records; --orphans lists or stops orphan detached runs.",
     load: () => import("../subagent/cleanup.ts"),
+  },
+  {
+    name: "sub-agent supervise",
+    summary: "Run a detached sub-agent's vendor CLI (started by dispatch --mode detached).",
+    load: () => import("../subagent/detached/supervise.ts"),
+    hidden: true,
   },
   // -- context --
   {

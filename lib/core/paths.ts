@@ -65,6 +65,11 @@ export function projectLayout(root: string) {
     sliceDag: (sid: string) => join(sessionDir(sid), "sc", "slice-dag.json"),
     detachedDir: (sid: string, rid: string) =>
       join(sessionDir(sid), "detached", assertId(rid, "request id")),
+    /** One detached run (one record): swarm siblings share a rid, so each gets its own folder. */
+    detachedRunDir: (sid: string, rid: string, run: string) =>
+      join(sessionDir(sid), "detached", assertId(rid, "request id"), assertId(run, "detached run")),
+    /** Lock target that serialises counting and starting detached sub-agents in a project. */
+    detachedBudget: join(runtime, "detached-budget"),
     requestOverrides: (sid: string) => join(sessionDir(sid), "request-overrides.json"),
     claudeMd: join(root, "CLAUDE.md"),
 

@@ -2,7 +2,8 @@
  * Moving one record to a terminal status, under its lock: the outcome (kept
  * when the record already ended), the error, the validated return JSON, and
  * the disposal mark. `sub-agent finalize` and `swarm converge --finalize-open`
- * close records through this one function.
+ * close records through this one function. Stopping a live detached run is
+ * the finalize command's decision, taken after the record is closed.
  */
 import type { Project } from "./project.ts";
 import {
@@ -31,7 +32,6 @@ export function finalizeRecord(
     if (!current) throw recordNotFound(project, path);
     const before = current as DispatchRecord;
     const after: DispatchRecord = { ...before, updatedAt: change.at };
-    // A detached record being cancelled would also signal its supervisor here.
     if (!isTerminal(before.status)) {
       after.status = change.outcome;
       after.outcome = change.outcome;

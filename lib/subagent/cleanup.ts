@@ -1,6 +1,6 @@
 import { defineCommand, flag } from "../cli/spec.ts";
 import { listBatchFiles, readBatch } from "../core/batches.ts";
-import { isNotFound } from "../core/errors.ts";
+import { isNotFound, usageError } from "../core/errors.ts";
 import { assertId, isValidId } from "../core/ids.ts";
 import { lockPathFor, withLock } from "../core/lock.ts";
 import { displayPath } from "../core/paths.ts";
@@ -62,7 +62,9 @@ export default defineCommand({
     "Moves finished (done, failed, cancelled, timeout) dispatch records older than --older-than, counted from " +
     "their completion, to .peaks/_sub_agents/_archive/<sid>/; a batch file and its shared channel follow once " +
     "none of the batch's records is left. Records still queued, running, stale or never-started are never " +
-    "touched, and broken records are reported, not moved. --dry-run only reports.",
+    "touched, and broken records are reported, not moved. --dry-run only reports. --orphans instead lists " +
+    "detached sub-agents whose supervisor is gone or whose session no longer exists; only --orphans --kill " +
+    "stops them (live supervisors through their stop file, dead ones reconciled).",
   flags: {
     "older-than": flag.duration("Archive records finished longer ago than this.", {
       default: 30 * 86_400_000,
@@ -72,13 +74,28 @@ export default defineCommand({
       max: 128,
     }),
     "dry-run": flag.boolean("Report what would move; change nothing."),
+    orphans: flag.boolean("List orphan detached sub-agents instead of archiving; changes nothing."),
+    kill: flag.boolean("With --orphans: stop or reconcile them (a user decision)."),
   },
   examples: [
     "peaks sub-agent cleanup --dry-run --json",
     "peaks sub-agent cleanup --older-than 7d --json",
+    "peaks sub-agent cleanup --orphans --json",
   ],
   async run({ flags }, ctx) {
+    if (flags.kill && !flags.orphans) {
+      throw usageError("CONFLICTING_FLAGS", "--kill acts on orphans only: use --orphans --kill.", {
+        data: { flag: "kill" },
+      });
+    }
     const project = await resolveProject(ctx);
+    if (flags.orphans) {
+      const { cleanupOrphans } = await import("./detached/orphans.ts");
+      return await cleanupOrphans(ctx, project, {
+        session: flags.session === undefined ? undefined : assertId(flags.session, "--session"),
+        kill: flags.kill,
+      });
+    }
     const sids = flags.session === undefined
       ? await sessionsWithAgents(project)
       : [assertId(flags.session, "--session")];

@@ -62,7 +62,8 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
   const { session, batchId, analysis, decision, written } = facts;
   const project = session.project;
   const pointer = facts.brief === "pointer";
-  const toolCalls = written.map((w) => w.toolCall);
+  // DAG dispatch is in-process only (dispatch refuses --from-dag with --mode detached).
+  const toolCalls = written.map((w) => w.toolCall!);
   const declared = [...new Set(written.flatMap((w) => w.record.declaredArtifacts))];
   const metas = written.flatMap((w) => w.record.artifactMetas).map(compactMeta);
   const promptBytes = toolCalls.reduce((sum, c) => sum + utf8(String(c.args.prompt)), 0);

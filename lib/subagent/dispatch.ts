@@ -18,6 +18,7 @@ import { promptBudgetStep } from "./budget_step.ts";
 import { fanoutWarning } from "./fanout_check.ts";
 import { generatedRequestId, readSurroundings, runtimeArgs } from "./runtime_args.ts";
 import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./tool_call.ts";
+import { assertDetachedFlags, detachedFlags } from "./detached/flags.ts";
 
 export const ENVELOPE_VERSION = "2.1.0";
 
@@ -35,7 +36,9 @@ export default defineCommand({
     "Hosts without an in-process sub-agent tool (codex, gemini, opencode, …) get IDE_NOT_SUPPORTED (exit 3). " +
     "With --from-dag <file> it schedules a DAG instead (each node names its role): one call dispatches the next " +
     "ready level (or wave of --max-parallel nodes) into one batch and returns data.toolCalls[]; the next call " +
-    "with the same --batch-id continues once those records are done (LEVEL_NOT_READY until then).",
+    "with the same --batch-id continues once those records are done (LEVEL_NOT_READY until then). " +
+    "--mode detached instead starts a vendor CLI (claude, codex, copilot, gemini, opencode) under a detached " +
+    "peaks supervisor with a minimal prompt and returns at once (data.detached; see docs/detached.md).",
   args: [{
     name: "role",
     description:
@@ -95,20 +98,37 @@ export default defineCommand({
       default: 6,
     }),
     ...governanceFlags,
+    ...detachedFlags,
   },
   examples: [
     "peaks sub-agent dispatch rd-planning --request-id 001-login --prompt-file .peaks/_runtime/<sid>/rd/task.md --json",
     "cat task.md | peaks sub-agent dispatch qa-test-cases --request-id 001-login --batch-id <id> --prompt - --json",
     "peaks sub-agent dispatch ui --request-id 001-login --prompt 'Design the login page' --brief pointer --json",
     "peaks sub-agent dispatch --from-dag .peaks/_runtime/<sid>/sc/slice-dag.json --batch-id <id> --json",
+    "peaks sub-agent dispatch rd --request-id 001-login --prompt-file task.md --mode detached --vendor codex --timeout 30m --json",
   ],
   exitNotes: [
     "3  IDE_NOT_SUPPORTED: the IDE has no in-process sub-agent tool (nextActions: a detached run)",
     "3  LEVEL_NOT_READY (--from-dag): members of the batch are still running; DAG_BLOCKED: a node failed",
+    "3  RESOURCE_BUDGET_EXCEEDED: --max-concurrent detached sub-agents already run (nextActions: --no-throttle, watch)",
+    "3  PROMPT_TOO_LARGE: also past the vendor's argument cap in detached mode (nextActions: --brief pointer)",
+    "3  HISTORY_BOUNDARY_IN_PROMPT: the prompt carries the orchestrator's session-history marker",
+    "1  VENDOR_NOT_FOUND: no vendor CLI on PATH for --mode detached",
+    "1  SUPERVISOR_START_FAILED: the detached supervisor did not start (the record is marked failed)",
   ],
   async run(input, ctx) {
     const { flags, args, given } = input;
     if (flags["from-dag"] !== undefined) {
+      assertDetachedFlags(flags.mode, given);
+      if (flags.mode === "detached") {
+        throw usageError(
+          "CONFLICTING_FLAGS",
+          "--from-dag runs in-process only; drop --mode detached.",
+          {
+            data: { flags: ["from-dag", "mode"], flag: "mode" },
+          },
+        );
+      }
       const { dispatchFromDag } = await import("./dag_dispatch.ts");
       return await dispatchFromDag(input, ctx);
     }
@@ -125,6 +145,7 @@ export default defineCommand({
       });
     }
     const role = assertRole(args.role);
+    assertDetachedFlags(flags.mode, given);
     const rid = flags["request-id"] === undefined
       ? undefined
       : assertId(flags["request-id"], "--request-id");
@@ -171,8 +192,8 @@ export default defineCommand({
           "No IDE detected from the environment or project folders; assuming claude-code. Pass --ide to choose.",
       });
     }
-    // The second execution path (a detached vendor process) branches off here.
-    if (!detected.ide.inProcess) {
+    // A detached run needs no in-process tool; it branches off once the record's inputs are known.
+    if (flags.mode !== "detached" && !detected.ide.inProcess) {
       const { ideNotSupported } = await import("./ide_not_supported.ts");
       throw await ideNotSupported(ctx, project, detected.ide, replay, prompt);
     }
@@ -208,6 +229,29 @@ export default defineCommand({
       }, prompt);
       return { words: plan.words, save: plan.save };
     });
+
+    if (flags.mode === "detached") {
+      const { dispatchDetached } = await import("./detached/dispatch_detached.ts");
+      return await dispatchDetached(ctx, {
+        project,
+        runtime,
+        ide: detected.ide,
+        flags,
+        artifactMetas: metas,
+        git,
+        graphNodeId,
+        workflowId,
+        now,
+        warnings,
+        prompt,
+        replay,
+      }, (ide, detachedReplay) =>
+        promptBudgetStep(ctx, project, ide, flags, () => {
+          const plan = replayPlan(ctx, project, detachedReplay, prompt);
+          return { words: plan.words, save: plan.save };
+        }));
+    }
+
     const written = await writeDispatch({
       project,
       runtime,
@@ -220,7 +264,8 @@ export default defineCommand({
       workflowId,
       now,
     }, budgetStep);
-    const { record, budget, toolCall } = written;
+    const { record, budget } = written;
+    const toolCall = written.toolCall!;
     warnings.push(...budget.warnings);
     const n = record.dispatchedInBatch;
     if (n > BATCH_SOFT_LIMIT) {

@@ -44,6 +44,14 @@ export type PromptBudgetStep = (
   overheadBytes: number,
 ) => Promise<BudgetedPrompt>;
 
+/** A detached dispatch: its own prompt, no tool call, the supervisor's fields in the record. */
+export interface DetachedPlan {
+  vendor: string;
+  compose(recordPath: string, recordFile: string, callerPrompt: string): string;
+  /** Stored as extra record fields (`detached`). */
+  fields(recordFile: string): Record<string, unknown>;
+}
+
 export interface DispatchPlan {
   project: Project;
   runtime: RuntimeArgs;
@@ -55,6 +63,7 @@ export interface DispatchPlan {
   graphNodeId: string | null;
   workflowId: string | null;
   now: Date;
+  detached?: DetachedPlan;
 }
 
 export interface WrittenDispatch {
@@ -62,7 +71,8 @@ export interface WrittenDispatch {
   displayPath: string;
   record: DispatchRecord;
   budget: BudgetedPrompt;
-  toolCall: ToolCall;
+  /** Null for a detached dispatch: the supervisor starts the vendor. */
+  toolCall: ToolCall | null;
   aliases: string[];
 }
 
@@ -83,13 +93,14 @@ function initialRecord(
   plan: DispatchPlan,
   budget: BudgetedPrompt,
   composed: string,
-  toolCall: ToolCall,
+  toolCall: ToolCall | null,
   n: number,
+  recordFile: string,
 ): DispatchRecord {
   const at = plan.now.toISOString();
   const { runtime } = plan;
   // The inline tool call carries the prompt already stored in `prompt`; keep one copy on disk.
-  const stored: ToolCall = plan.brief === "inline"
+  const stored: ToolCall | null = toolCall && plan.brief === "inline"
     ? { ...toolCall, args: { ...toolCall.args, prompt: undefined }, promptIn: "prompt" }
     : toolCall;
   return {
@@ -103,8 +114,8 @@ function initialRecord(
     batchId: runtime.batchId,
     dispatchedInBatch: n,
     ide: plan.ide.id,
-    mode: "in-process",
-    vendor: null,
+    mode: plan.detached ? "detached" : "in-process",
+    vendor: plan.detached?.vendor ?? null,
     brief: plan.brief,
     heartbeatIntervalSec: runtime.heartbeatIntervalSec,
     prompt: composed,
@@ -131,6 +142,7 @@ function initialRecord(
     disposedAt: null,
     graphNodeId: plan.graphNodeId,
     workflowId: plan.workflowId,
+    ...plan.detached?.fields(recordFile),
   };
 }
 
@@ -141,8 +153,21 @@ interface Prepared {
   path: string;
   shown: string;
   composed: string;
-  toolCall: ToolCall;
+  /** Null for a detached dispatch. */
+  toolCall: ToolCall | null;
   aliases: string[];
+}
+
+/** The full prompt for a record: peaks' blocks around the caller's prompt (detached: its own slice). */
+function composeFor(
+  plan: DispatchPlan,
+  shown: string,
+  fileName: string,
+  callerPrompt: string,
+): string {
+  return plan.detached
+    ? plan.detached.compose(shown, fileName, callerPrompt)
+    : composePrompt(plan.runtime, shown, callerPrompt);
 }
 
 /** A record name that is free on disk right now (exclusive create still decides). */
@@ -174,7 +199,10 @@ function materialize(
   path: string,
 ): Prepared {
   const shown = displayPath(plan.project.root, path);
-  const composed = composePrompt(plan.runtime, shown, budget.prompt);
+  const composed = composeFor(plan, shown, fileName, budget.prompt);
+  if (plan.detached) {
+    return { plan, budget, fileName, path, shown, composed, toolCall: null, aliases: [] };
+  }
   const toolPrompt = plan.brief === "pointer" ? pointerPrompt(fileName) : composed;
   const { toolCall, aliases } = buildToolCall(
     plan.ide,
@@ -195,9 +223,7 @@ export async function prepareDispatch(
 ): Promise<Prepared> {
   const { fileName, path } = await freeName(plan);
   // Composing around an empty prompt measures exactly what the blocks add.
-  const overhead = utf8(
-    composePrompt(plan.runtime, displayPath(plan.project.root, path), ""),
-  );
+  const overhead = utf8(composeFor(plan, displayPath(plan.project.root, path), fileName, ""));
   const budget = await budgetStep(plan.callerPrompt.trim(), overhead);
   return materialize(plan, budget, fileName, path);
 }
@@ -244,6 +270,7 @@ export async function writeDispatches(
         current.composed,
         current.toolCall,
         n,
+        current.fileName,
       );
       // Names were checked free just before the lock; losing one to a sibling process is
       // astronomically rare and is reported rather than renamed (the batch reserved this name).

@@ -1,13 +1,18 @@
 import { defineCommand, flag } from "../cli/spec.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/paths.ts";
-import { resolveProject } from "../core/project.ts";
+import { type Project, resolveProject } from "../core/project.ts";
 import { type DispatchRecord, type SubAgentResult, SubAgentResultSchema } from "../core/records.ts";
 import { finalizeRecord } from "../core/record_finalize.ts";
 import { isTerminal } from "../core/record_names.ts";
 import { describeIssues } from "../core/store.ts";
 import { auditRecord, type RecordAudit } from "./audit.ts";
 import { selectTargets, type Skipped } from "./finalize_targets.ts";
+
+async function stopDetached(project: Project, path: string, record: DispatchRecord, now: Date) {
+  const { runOf, stopRun } = await import("./detached/control.ts");
+  return await stopRun(project, runOf(project, path, record), "cancelled", now);
+}
 
 const RESULT_JSON_MAX = 64 * 1024;
 
@@ -43,7 +48,8 @@ export default defineCommand({
     "record.result, and marks them disposed. A record that is already terminal keeps its status; the audit " +
     "runs again. The audit warns ARTIFACT_MISSING / ARTIFACT_CHANGED for artefacts that vanished or changed " +
     "after registration, and UNAUTHORIZED_COMMIT for commits on the branch since the record's gitHead. " +
-    "Swarm siblings share a request id, so finalize them by --record.",
+    "Swarm siblings share a request id, so finalize them by --record. --outcome cancelled on a live detached " +
+    "record also stops its vendor through its supervisor (data.finalized[].detached).",
   flags: {
     record: flag.string("One record.", { placeholder: "<path>", max: 4096 }),
     "request-id": flag.string("The open record of this request.", {
@@ -117,6 +123,11 @@ export default defineCommand({
       }
       const { before, after } = closed;
       const alreadyTerminal = isTerminal(before.status);
+      // Cancelling a live detached record stops its vendor (a user decision); nothing else signals.
+      const detached = flags.outcome === "cancelled" && !alreadyTerminal &&
+          before.mode === "detached"
+        ? await stopDetached(project, path, after, ctx.now())
+        : undefined;
       if (alreadyTerminal && before.status !== flags.outcome) {
         warnings.push({
           code: "OUTCOME_KEPT",
@@ -141,6 +152,7 @@ export default defineCommand({
         status: after.status,
         alreadyTerminal,
         resultStatus: after.result?.status ?? null,
+        ...(detached ? { detached } : {}),
       });
       const { audit, warnings: found } = await auditRecord(project, path, after);
       audits.push(audit);

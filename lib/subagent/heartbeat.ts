@@ -1,6 +1,5 @@
 import { defineCommand, flag } from "../cli/spec.ts";
 import { PeaksError, type Warning } from "../core/errors.ts";
-import { liveness } from "../core/liveness.ts";
 import { displayPath } from "../core/paths.ts";
 import { resolveProject } from "../core/project.ts";
 import {
@@ -10,11 +9,10 @@ import {
   recordReadOptions,
 } from "../core/records.ts";
 import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record_names.ts";
+import { applyBeat, BEAT_STATUSES } from "../core/heartbeat_update.ts";
 import { updateJson } from "../core/store.ts";
 import { commandLine } from "../core/shell.ts";
 import { resolveRecordFlag } from "./record_path.ts";
-
-export const BEAT_STATUSES = ["running", "finalizing", "done", "failed"] as const;
 
 export default defineCommand({
   name: "sub-agent heartbeat",
@@ -52,7 +50,6 @@ export default defineCommand({
         const record = current as DispatchRecord;
         // Taken under the lock, so beats are stored in the order of their timestamps.
         const now = ctx.now();
-        const at = now.toISOString();
         if (isTerminal(record.status)) {
           throw new PeaksError(
             "RECORD_TERMINAL",
@@ -65,34 +62,12 @@ export default defineCommand({
             },
           );
         }
-        const live = liveness(record, now);
-        const revivedFrom = live === "stale" || record.status === "stale"
-          ? "stale"
-          : live === "never-started" || record.status === "never-started"
-          ? "never-started"
-          : null;
-        const revived = revivedFrom !== null;
-        const beats = [...record.heartbeats, {
-          at,
+        const { next, revivedFrom } = applyBeat(record, {
           status: flags.status,
           progress: flags.progress,
           note: flags.note ?? null,
           stage: flags.stage ?? null,
-        }];
-        const dropped = Math.max(0, beats.length - MAX_HEARTBEATS);
-        const ends = flags.status === "done" || flags.status === "failed";
-        const next: DispatchRecord = {
-          ...record,
-          updatedAt: at,
-          status: flags.status,
-          stage: flags.stage ?? record.stage,
-          heartbeats: beats.slice(dropped),
-          lastBeatAt: at,
-          truncated: record.truncated || dropped > 0,
-          revivedAt: revived ? at : record.revivedAt,
-          outcome: ends ? flags.status as "done" | "failed" : record.outcome,
-          completedAt: ends ? at : record.completedAt,
-        };
+        }, now);
         return { value: next, result: { next, revivedFrom } };
       },
     );

@@ -25,6 +25,8 @@ export interface Replay {
   workflowId?: string;
   /** Further words that repeat the caller's choices (e.g. the prompt-budget flags). */
   extraWords?: string[];
+  /** The execution mode's words (`--mode detached --vendor …`); kept by every re-run. */
+  modeWords?: string[];
 }
 
 export interface ReplayPlan {
@@ -71,6 +73,7 @@ export function replayPlan(
   ];
   for (const [flag, value] of optional) if (value !== undefined) words.push(flag, String(value));
   for (const artifact of replay.writeArtifacts) words.push("--write-artifact", artifact);
-  words.push(...(replay.extraWords ?? []), "--session-id", replay.sessionId);
+  words.push(...(replay.extraWords ?? []), ...(replay.modeWords ?? []));
+  words.push("--session-id", replay.sessionId);
   return { words, promptFile, save };
 }

@@ -4,6 +4,7 @@ import { tempDir, writeText } from "../support/temp.ts";
 import { initWorkspace, readJson } from "../support/subagent.ts";
 import { runNextAction, shellWords } from "../support/next_actions.ts";
 import { join } from "../../lib/core/std.ts";
+import { waitForExit } from "../support/detached.ts";
 
 const MARKER = "SECRET-PROMPT-MARKER-7f3a";
 const CLAUDE = { CLAUDECODE: "1" };
@@ -73,10 +74,15 @@ Deno.test("IDE_NOT_SUPPORTED: exit 3, a detached replay with the installed vendo
   assertMatch(action, /--mode detached --vendor codex --project /);
   assertMatch(result.json.data.instructions.join(" "), /inline/);
 
-  // The detached execution path is a separate command flag set; until it exists the replay stops
-  // at --mode, and everything else in it dispatches as written.
+  // The replay really runs detached: a supervisor starts the fake codex with the saved prompt.
   const replay = await runNextAction(action, { cwd: dir.path, env });
-  assertEquals([replay.code, replay.json.code, replay.json.data.flag], [2, "UNKNOWN_FLAG", "mode"]);
+  assertEquals(replay.code, 0, replay.stdout);
+  assertEquals([replay.json.data.mode, replay.json.data.vendor], ["detached", "codex"]);
+  const exit = await waitForExit(join(dir.path, replay.json.data.detached.runDir));
+  assertEquals(exit.outcome, "done");
+  const detached = await readJson(join(dir.path, replay.json.data.dispatchRecordPath));
+  assertEquals([detached.mode, detached.vendor, detached.status], ["detached", "codex", "done"]);
+  assert(detached.prompt.includes(`piped ${MARKER}`));
   const words = shellWords(action);
   const mode = words.indexOf("--mode");
   words.splice(mode, 4, "--ide", "claude-code");

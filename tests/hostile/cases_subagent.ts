@@ -478,6 +478,35 @@ export const SUBAGENT_CASES: Record<string, CommandCases> = {
       },
     ],
   },
+  "sub-agent supervise": {
+    baseline: (fx) => ["sub-agent", "supervise", "--record", fx.record],
+    cases: [
+      {
+        name: "an in-process record is not supervised",
+        argv: (fx) => ["sub-agent", "supervise", "--record", fx.record],
+        exit: 2,
+        code: "NOT_DETACHED",
+      },
+      {
+        name: "record path with ..",
+        argv: () => ["sub-agent", "supervise", "--record", "../x.json"],
+        exit: 2,
+        code: "PATH_OUTSIDE_PROJECT",
+      },
+      {
+        name: "a file that is not a dispatch record",
+        argv: () => ["sub-agent", "supervise", "--record", ".peaks/none.json"],
+        exit: 2,
+        code: "NOT_A_DISPATCH_RECORD",
+      },
+      {
+        name: "record with a wrong version",
+        setup: (fx) => wrongVersion(recordAbs(fx)),
+        argv: (fx) => ["sub-agent", "supervise", "--record", fx.record],
+        exit: [1, 2],
+      },
+    ],
+  },
   "sub-agent cleanup": {
     baseline: () => ["sub-agent", "cleanup", "--dry-run"],
     cases: [
