@@ -1,0 +1,103 @@
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "../../lib/core/std.ts";
+import { checkSkillFile } from "../../lib/skills/frontmatter.ts";
+import { REPO } from "../support/cli.ts";
+import { tempDir } from "../support/temp.ts";
+import { checkSkillsTree, commandMentions, markdownFiles } from "../support/skill_contract.ts";
+
+const SKILLS = join(REPO, "skills");
+const EXPECTED = ["peaks-code", "peaks-prd", "peaks-qa", "peaks-rd", "peaks-txt", "peaks-ui"];
+
+async function read(path: string): Promise<string> {
+  return await Deno.readTextFile(join(SKILLS, path));
+}
+
+/** The text with every run of whitespace made one space, so phrases match across line wraps. */
+async function prose(path: string): Promise<string> {
+  return (await read(path)).replace(/\s+/g, " ");
+}
+
+Deno.test("the bundle has the orchestrator and the five roles, each with valid portable frontmatter", async () => {
+  const folders = [...Deno.readDirSync(SKILLS)].filter((e) => e.isDirectory).map((e) => e.name)
+    .sort();
+  assertEquals(folders, EXPECTED);
+  for (const folder of folders) {
+    const { issues, frontmatter } = checkSkillFile(folder, await read(`${folder}/SKILL.md`));
+    assertEquals(issues, [], folder);
+    assertEquals(frontmatter?.name, folder);
+    assert((frontmatter?.description ?? "").length <= 1024);
+    assertMatch(frontmatter?.description ?? "", /Use when/, `${folder} says when to use it`);
+  }
+});
+
+Deno.test("every peaks command in the skills parses against the command table; every cited file exists", async () => {
+  const problems = await checkSkillsTree(SKILLS);
+  assertEquals(problems, []);
+  let count = 0;
+  for (const file of await markdownFiles(SKILLS)) {
+    count += commandMentions(file, await read(file)).length;
+  }
+  assert(count > 100, `only ${count} commands found: the extractor is broken`);
+});
+
+Deno.test("the contract check catches a flag that does not exist, a bad enum value and a missing reference", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(join(dir.path, "peaks-code", "references"), { recursive: true });
+  await Deno.writeTextFile(
+    join(dir.path, "peaks-code", "SKILL.md"),
+    [
+      "Run `peaks session info --active --json` first.",
+      "```sh",
+      "peaks sub-agent dispatch rd --request-id <rid> --no-such-flag --json",
+      "peaks skill presence:set peaks-code --mode turbo --json",
+      "peaks request transition <rid> --role rd --json",
+      "peaks frobnicate --json",
+      "```",
+      "See [the runbook](references/runbook.md).",
+    ].join("\n"),
+  );
+  const problems = await checkSkillsTree(dir.path);
+  const found = problems.map((p) => `${p.line}:${p.problem.split(":")[0]}`);
+  assertEquals(found, [
+    "3:UNKNOWN_FLAG",
+    "4:INVALID_FLAG_VALUE",
+    "5:MISSING_FLAG",
+    '6:no command "frobnicate --json"',
+    "0:cited file does not exist",
+  ]);
+});
+
+Deno.test("the skills state the obligations the CLI cannot enforce", async () => {
+  const code = await prose("peaks-code/SKILL.md");
+  const dispatch = await prose("peaks-code/references/sub-agent-dispatch.md");
+  const swarm = await prose("peaks-code/references/swarm.md");
+  const upgrade = await prose("peaks-code/references/upgrade-1x.md");
+  const all = [code, dispatch, swarm].join("\n");
+  assertMatch(code, /status header at the top of every turn/);
+  assertMatch(code, /peaks skill presence --header/);
+  assertMatch(all, /orchestratorVisibleHint` once/);
+  assertMatch(all, /in ONE message/);
+  assertMatch(
+    dispatch,
+    /git status git diff peaks sub-agent finalize --record <record> --outcome done --result-json/,
+  );
+  assertMatch(code, /Never run it for the user's own shell needs/);
+  assertMatch(code, /peaks session info --active --json peaks request list --json/);
+  for (const choice of ["opt-in", "skip-this-session", "skip-forever"]) {
+    assertMatch(
+      upgrade,
+      new RegExp(`peaks preferences set --key autoUpgradePrompt --value ${choice} --apply`),
+    );
+  }
+  assertMatch(code, /Paste a whole SKILL.md into a sub-agent prompt/);
+  for (const role of ["peaks-rd", "peaks-qa"]) {
+    assertMatch(await read(`${role}/SKILL.md`), /at most two\s+levels/);
+  }
+  for (const role of EXPECTED.slice(1)) {
+    const text = await prose(`${role}/SKILL.md`);
+    assertMatch(text, /## When you run as a dispatched sub-agent/, role);
+    for (const rule of [/presence:set/, /blocked/, /commit/i, /[Hh]eartbeat/, /return JSON/]) {
+      assertMatch(text, rule, `${role}: ${rule}`);
+    }
+  }
+});
