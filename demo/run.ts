@@ -145,8 +145,12 @@ const records = (await peaksJson("sub-agent", "list", "--limit", "100")).data?.r
 const requests =
   (await peaksJson("request", "list")).data?.requests as Array<{ role: string; state: string }> ??
     [];
-const diff = await new Deno.Command("git", { args: ["diff", "--stat"], cwd: root, stdout: "piped" })
-  .output();
+// New files count too (git diff alone misses them); peaks' own state is not the product.
+const diff = await new Deno.Command("git", {
+  args: ["status", "--short", "--", ".", ":!.peaks"],
+  cwd: root,
+  stdout: "piped",
+}).output();
 const sorted = [...times].sort((a, b) => a - b);
 const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -166,12 +170,9 @@ console.log(
   `  product change:\n${new TextDecoder().decode(diff.stdout).trimEnd().replace(/^/gm, "    ")}`,
 );
 console.log(`\n${bold("Where to look")}`);
-console.log(
-  `  ${root}/.peaks/_runtime/${state.vars.sid}/   requests, design draft, tech doc, test cases, report, handoff`,
-);
-console.log(
-  `  ${root}/CLAUDE.md                            the standards block peaks wrote from the scan`,
-);
-console.log(
-  `  cd ${root} && git diff                       the change the rd sub-agent left for review`,
-);
+console.log(`  ${root}/.peaks/_runtime/${state.vars.sid}/`);
+console.log(dim("    the requests, design draft, tech doc, test cases, test report and handoff"));
+console.log(`  ${root}/CLAUDE.md`);
+console.log(dim("    the standards block peaks wrote from the scan"));
+console.log(`  cd ${root} && git status && git diff`);
+console.log(dim("    the change the rd sub-agent left for review (peaks never commits it)"));

@@ -131,12 +131,11 @@ function learn(words: string[], envelope: Envelope | null, state: RunbookState):
     if (next.includes("--batch-id")) state.vars["batch-id"] = flag("--batch-id");
   }
   if (command === "sub-agent dispatch" && envelope?.ok) {
-    const calls = Array.isArray(data.toolCalls) ? data.toolCalls as unknown[] : [data];
     const paths = Array.isArray(data.dispatchRecordPaths)
       ? data.dispatchRecordPaths as string[]
       : [String(data.dispatchRecordPath)];
     if (typeof data.batchId === "string") state.vars["batch-id"] = data.batchId;
-    calls.forEach((_, i) => state.pending.push({ record: paths[i], role: "", returnJson: null }));
+    for (const record of paths) state.pending.push({ record, role: "", returnJson: null });
   }
 }
 

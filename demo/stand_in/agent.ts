@@ -39,7 +39,23 @@ function field(prompt: string, label: string): string {
   return match[1].trim();
 }
 
+/** Runtime facts from either prompt shape: in-process (`## Runtime arguments`) or detached (header lines). */
 export function readRuntime(prompt: string): Runtime {
+  const detached = /^# Detached sub-agent: (\S+) for (\S+)$/m.exec(prompt);
+  if (detached) {
+    const header = /^Project (.+) \| session (\S+) \| request (\S+) \| batch (\S+)$/m.exec(prompt);
+    const record = /^Record (\S+) \|/m.exec(prompt);
+    if (!header || !record) throw new Error("the detached prompt has no project or record line");
+    return {
+      projectRoot: header[1],
+      sessionId: header[2],
+      requestId: header[3],
+      batchId: header[4],
+      record: record[1],
+      role: detached[1],
+      type: /\(type (feature|bugfix|refactor|config|docs|chore)\)/.exec(prompt)?.[1] ?? "feature",
+    };
+  }
   return {
     projectRoot: field(prompt, "Project root"),
     sessionId: field(prompt, "Session id"),
@@ -101,7 +117,9 @@ async function beat(
 async function main(): Promise<void> {
   let prompt = promptFromArgs(Deno.args) ?? await new Response(Deno.stdin.readable).text();
   const pointer = /peaks sub-agent brief --record (\S+)/.exec(prompt);
-  if (pointer && !prompt.includes("## Runtime arguments")) {
+  if (
+    pointer && !prompt.includes("## Runtime arguments") && !prompt.includes("# Detached sub-agent:")
+  ) {
     const root = /--project (\S+)/.exec(prompt)?.[1] ?? Deno.cwd();
     const brief = await peaks(root, ["sub-agent", "brief", "--record", pointer[1]]);
     prompt = String((brief.data as { prompt: string }).prompt);

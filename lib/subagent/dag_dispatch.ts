@@ -40,6 +40,9 @@ import {
   type Surroundings,
 } from "./runtime_args.ts";
 import { assertRole, recordFileOf } from "../core/record_names.ts";
+import { commandLine } from "../core/shell.ts";
+import { installedVendors } from "../core/vendors.ts";
+import { type DagDetached, prepareDagDetached } from "./detached/dag.ts";
 
 export interface DagFlags extends BudgetFlags {
   prompt?: string;
@@ -55,6 +58,11 @@ export interface DagFlags extends BudgetFlags {
   "workflow-id"?: string;
   "from-dag"?: string;
   "max-parallel": number;
+  mode: "in-process" | "detached";
+  vendor?: string;
+  timeout: number;
+  "max-concurrent": number;
+  "no-throttle": boolean;
 }
 
 export interface DagInput {
@@ -172,16 +180,35 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
   const { analysis, shown: dagPath } = await readDagFile(ctx, project, flags["from-dag"]!);
   const hash = await dagHash(analysis.dag);
   const detected = await detectIde(ctx.env, project.root, flags.ide);
-  if (!detected.ide.inProcess) throw dagIdeNotSupported(detected.ide.id, analysis);
-
+  const detachedMode = flags.mode === "detached";
   const batchId = givenBatch ?? newUuid();
+  const callWords = dagCallWords(flags, session, dagPath, batchId);
+  if (!detachedMode && !detected.ide.inProcess) {
+    const installed = await installedVendors(ctx.env);
+    const own = installed.find((v) => detected.ide.id.startsWith(v)) ?? installed[0];
+    throw dagIdeNotSupported(
+      detected.ide.id,
+      analysis,
+      own
+        ? commandLine([
+          ...callWords,
+          "--mode",
+          "detached",
+          "--vendor",
+          own,
+          "--project",
+          project.root,
+        ])
+        : null,
+    );
+  }
+
   const nodeIds = new Set(analysis.byId.keys());
   const state = givenBatch === undefined
     ? { batch: undefined, progress: new Map<string, NodeProgress>() }
     : await readDagProgress(project, sessionId, batchId, nodeIds, ctx.now());
   if (state.batch) batchConflict(project, batchId, state.batch, hash, dagPath);
   const decision = decideNext(analysis, state.progress, flags["max-parallel"]);
-  const callWords = dagCallWords(flags, session, dagPath, batchId);
   if (decision.kind === "wait") {
     const { level } = decision;
     if (level === null) return drainedResult(session, batchId, analysis, dagPath, decision);
@@ -193,7 +220,19 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
   }
 
   const warnings: Warning[] = [];
-  if (detected.source === "assumed") {
+  // Detached: the vendor and the resource budget for the whole wave, decided before any write.
+  let detached: DagDetached | undefined;
+  if (detachedMode) {
+    detached = await prepareDagDetached(
+      ctx,
+      project,
+      flags,
+      decision.nodes.length,
+      (extra) =>
+        commandLine([...callWords, ...governanceWords(flags), ...extra, "--project", project.root]),
+    );
+    warnings.push(...detached.warnings);
+  } else if (detected.source === "assumed") {
     warnings.push({
       code: "IDE_ASSUMED",
       message:
@@ -203,10 +242,11 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
   const now = ctx.now();
   const git = await gitHead;
   const around = new Map<string, Promise<Surroundings>>();
-  const step = promptBudgetStep(ctx, project, detected.ide, flags, () => ({
-    words: callWords,
+  const gate = promptBudgetStep(ctx, project, detached?.budgetIde ?? detected.ide, flags, () => ({
+    words: [...callWords, ...(detached?.modeWords ?? [])],
     save: () => Promise.resolve(),
   }));
+  const step = detached ? detached.cap(gate) : gate;
   const prepared: PreparedDispatch[] = await Promise.all(decision.nodes.map(async (id) => {
     const node = analysis.byId.get(id)!;
     const role = assertRole(node.role);
@@ -246,6 +286,7 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
         graphNodeId: node.id,
         workflowId,
         now,
+        detached: detached?.plan(runtime),
       }, step);
     } catch (error) {
       // A refused prompt refuses the whole wave; say which node it was.
@@ -282,6 +323,7 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
       });
     },
   });
+  const runs = detached ? await detached.start(written) : undefined;
   for (const w of written) {
     for (const found of w.budget.warnings) {
       unique.set(`${found.code}:${w.record.graphNodeId}`, { ...found, node: w.record.graphNodeId });
@@ -299,7 +341,14 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
     ide: detected.ide.id,
     warnings: [...unique.values()],
     nextCall: decision.remainingLevels > 0
-      ? [...callWords, ...governanceWords(flags), "--project", project.root]
+      ? [
+        ...callWords,
+        ...(detached?.modeWords ?? []),
+        ...governanceWords(flags),
+        "--project",
+        project.root,
+      ]
       : null,
+    detached: detached && runs ? { vendor: detached.vendor, runs } : undefined,
   });
 }

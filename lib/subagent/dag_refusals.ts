@@ -176,14 +176,26 @@ export function dagTooLargeFile(shown: string, size: number): PeaksError {
   );
 }
 
-export function dagIdeNotSupported(ide: string, analysis: DagAnalysis): PeaksError {
+/**
+ * The host has no in-process sub-agent tool: the same DAG call with
+ * `--mode detached --vendor <installed vendor>` when one is installed.
+ */
+export function dagIdeNotSupported(
+  ide: string,
+  analysis: DagAnalysis,
+  detachedCall: string | null,
+): PeaksError {
   return gateError(
     "IDE_NOT_SUPPORTED",
     `peaks sub-agent dispatch --from-dag cannot run in-process in ${ide}: it has no sub-agent tool.`,
     {
       data: { ide, levels: analysis.levels },
+      nextActions: detachedCall ? [detachedCall] : [],
       instructions: [
-        `${ide} has no in-process sub-agent tool. Run the nodes' work inline, level by level in the order of data.levels, or dispatch each node as a detached sub-agent.`,
+        detachedCall
+          ? "Run the command in nextActions: it starts each node of the level as a separate vendor process."
+          : "No vendor CLI is on PATH for a detached run; install one to run the nodes as separate processes.",
+        `Or run the nodes' work inline, level by level in the order of data.levels.`,
       ],
     },
   );

@@ -13,6 +13,7 @@ import { compactMeta } from "./artifact_rules.ts";
 import type { Decision } from "./dag_schedule.ts";
 import { statusCommand, waitingList, waitingRows } from "./dag_refusals.ts";
 import type { WrittenDispatch } from "./dispatch_record.ts";
+import { watchCommand } from "./detached/dag.ts";
 
 export const DAG_ENVELOPE_VERSION = "1.0.0";
 export const DAG_EXPECTED_COMPLETION_SECONDS = 60;
@@ -36,7 +37,7 @@ export function fanoutHint(
   levelsTotal: number,
 ): string {
   const count = roles.length;
-  return `⏳ Spawning ${count} sub-agent${count === 1 ? "" : "s"} via ${tool} tool: ${
+  return `⏳ Spawning ${count} sub-agent${count === 1 ? "" : "s"} via ${tool}: ${
     listed(roles, 6)
   } for rid=${
     listed(rids, 2)
@@ -56,14 +57,16 @@ export interface DispatchedFacts {
   warnings: Warning[];
   /** The command for the next wave or level; null when this was the last. */
   nextCall: string[] | null;
+  /** Set for `--mode detached`: the vendor and the supervisors that started. */
+  detached?: { vendor: string; runs: Array<{ record: string; runDir: string; pid: number }> };
 }
 
 export function dispatchedResult(facts: DispatchedFacts): CommandResult {
   const { session, batchId, analysis, decision, written } = facts;
   const project = session.project;
   const pointer = facts.brief === "pointer";
-  // DAG dispatch is in-process only (dispatch refuses --from-dag with --mode detached).
-  const toolCalls = written.map((w) => w.toolCall!);
+  // Detached nodes have no tool call: their vendors already run.
+  const toolCalls = facts.detached ? [] : written.map((w) => w.toolCall!);
   const declared = [...new Set(written.flatMap((w) => w.record.declaredArtifacts))];
   const metas = written.flatMap((w) => w.record.artifactMetas).map(compactMeta);
   const promptBytes = toolCalls.reduce((sum, c) => sum + utf8(String(c.args.prompt)), 0);
@@ -121,8 +124,20 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
     ...(written[0]?.aliases.length ? { toolCallAliases: written[0].aliases } : {}),
     nodes,
     dispatchRecordPaths: written.map((w) => w.displayPath),
+    ...(facts.detached
+      ? {
+        mode: "detached",
+        vendor: facts.detached.vendor,
+        detached: facts.detached.runs.map((r) => ({
+          dispatchRecordPath: r.record,
+          runDir: r.runDir,
+          supervisorPid: r.pid,
+          log: `${r.runDir}/log.txt`,
+        })),
+      }
+      : {}),
     orchestratorVisibleHint: fanoutHint(
-      toolCalls[0].name,
+      facts.detached ? `detached ${facts.detached.vendor}` : `${toolCalls[0].name} tool`,
       written.map((w) => w.record.role),
       written.map((w) => w.record.requestId),
       batchId,
@@ -138,20 +153,32 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
   };
   if (!pointer) {
     data.projectRoot = project.root;
-    data.instructions = [
-      "This was a dry run: print data.orchestratorVisibleHint once, then make every call in data.toolCalls in ONE message.",
-      "When each sub-agent returns: git status, git diff, then peaks sub-agent finalize --record <its dispatchRecordPath> --outcome done --result-json '<its return JSON>'.",
-      nextCall
-        ? `Once every record of this wave is finalized, run data.nextCall for the next ${
-          decision.wave < decision.wavesInLevel ? "wave" : "level"
-        }.`
-        : "This was the last wave: once every record is finalized, the DAG is done.",
-    ];
+    data.instructions = facts.detached
+      ? [
+        `The sub-agents already run as separate ${facts.detached.vendor} processes: print data.orchestratorVisibleHint once and make no tool call.`,
+        "Follow them with the first nextAction; each supervisor sets its record's outcome when its vendor ends.",
+        "When they have ended: git status, git diff, then peaks sub-agent finalize --record <its dispatchRecordPath> --outcome <its outcome> for each.",
+        nextCall
+          ? "Once every record of this wave is finalized, run data.nextCall for the next wave or level."
+          : "This was the last wave: once every record is finalized, the DAG is done.",
+      ]
+      : [
+        "This was a dry run: print data.orchestratorVisibleHint once, then make every call in data.toolCalls in ONE message.",
+        "When each sub-agent returns: git status, git diff, then peaks sub-agent finalize --record <its dispatchRecordPath> --outcome done --result-json '<its return JSON>'.",
+        nextCall
+          ? `Once every record of this wave is finalized, run data.nextCall for the next ${
+            decision.wave < decision.wavesInLevel ? "wave" : "level"
+          }.`
+          : "This was the last wave: once every record is finalized, the DAG is done.",
+      ];
   }
+  const follow = facts.detached
+    ? [watchCommand(project, session.sessionId, batchId), statusCommand(session, batchId)]
+    : [statusCommand(session, batchId)];
   return {
     data,
     warnings,
-    nextActions: pointer ? [] : [statusCommand(session, batchId)],
+    nextActions: pointer ? [] : follow,
     human: [
       `dispatched level ${decision.level}/${analysis.levels.length}, wave ${decision.wave}/${decision.wavesInLevel}: ${written.length} node(s) in batch ${batchId}`,
       ...written.map((w) => `  ${w.record.graphNodeId} (${w.record.role}) ${w.displayPath}`),

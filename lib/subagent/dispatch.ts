@@ -120,15 +120,6 @@ export default defineCommand({
     const { flags, args, given } = input;
     if (flags["from-dag"] !== undefined) {
       assertDetachedFlags(flags.mode, given);
-      if (flags.mode === "detached") {
-        throw usageError(
-          "CONFLICTING_FLAGS",
-          "--from-dag runs in-process only; drop --mode detached.",
-          {
-            data: { flags: ["from-dag", "mode"], flag: "mode" },
-          },
-        );
-      }
       const { dispatchFromDag } = await import("./dag_dispatch.ts");
       return await dispatchFromDag(input, ctx);
     }
