@@ -484,7 +484,7 @@ export const SUBAGENT_CASES: Record<string, CommandCases> = {
       {
         name: "an in-process record is not supervised",
         argv: (fx) => ["sub-agent", "supervise", "--record", fx.record],
-        exit: 2,
+        exit: 1,
         code: "NOT_DETACHED",
       },
       {

@@ -1,6 +1,6 @@
 import { defineCommand, flag } from "../../cli/spec.ts";
 import { DetachedInfoSchema, runNameFor } from "../../core/detached_runs.ts";
-import { PeaksError, usageError } from "../../core/errors.ts";
+import { PeaksError } from "../../core/errors.ts";
 import { resolveProject } from "../../core/project.ts";
 import { readRecord, recordNotFound } from "../../core/records.ts";
 import { recordFileOf } from "../../core/record_names.ts";
@@ -32,7 +32,8 @@ export default defineCommand({
     if (!record) throw recordNotFound(project, target.path);
     const parsed = DetachedInfoSchema.safeParse(record.detached);
     if (record.mode !== "detached" || !parsed.success) {
-      throw usageError(
+      // The flag is well formed and names a real record; it is just not a detached one.
+      throw new PeaksError(
         "NOT_DETACHED",
         `${flags.record} is not a detached dispatch record${
           parsed.success ? "" : ` (${describeIssues(parsed.error)})`
