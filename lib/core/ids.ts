@@ -23,6 +23,11 @@ export function assertId(value: string, label: string): string {
   return value;
 }
 
+/** An optional identifier flag: undefined stays undefined, anything else must be valid. */
+export function optionalId(value: string | undefined, label: string): string | undefined {
+  return value === undefined ? undefined : assertId(value, label);
+}
+
 /** Shortens and makes control characters visible so an echoed value stays safe. */
 export function printable(value: string, max = 80): string {
   const visible = value.replace(

@@ -12,7 +12,7 @@ import { type NodeProgress, readDagProgress } from "../core/dag_progress.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { readGitHead } from "../core/git.ts";
 import { detectIde } from "../core/ide.ts";
-import { assertId, newUuid } from "../core/ids.ts";
+import { newUuid, optionalId } from "../core/ids.ts";
 import { displayPath } from "../core/paths.ts";
 import { guardFlagPath, type Project } from "../core/project.ts";
 import { openSession, type SessionContext } from "../core/session.ts";
@@ -164,15 +164,9 @@ async function nodePrompt(project: Project, node: DagNode): Promise<string> {
 export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<CommandResult> {
   const { flags } = input;
   refuseSingleFlags(input);
-  const rid = flags["request-id"] === undefined
-    ? undefined
-    : assertId(flags["request-id"], "--request-id");
-  const givenBatch = flags["batch-id"] === undefined
-    ? undefined
-    : assertId(flags["batch-id"], "--batch-id");
-  const workflowId = flags["workflow-id"] === undefined
-    ? null
-    : assertId(flags["workflow-id"], "--workflow-id");
+  const rid = optionalId(flags["request-id"], "--request-id");
+  const givenBatch = optionalId(flags["batch-id"], "--batch-id");
+  const workflowId = optionalId(flags["workflow-id"], "--workflow-id") ?? null;
   const session = await openSession(ctx, flags["session-id"]);
   const { project, sessionId } = session;
   const gitHead = readGitHead(project.root);

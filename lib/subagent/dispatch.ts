@@ -3,7 +3,7 @@ import { BATCH_SOFT_LIMIT } from "../core/batches.ts";
 import type { Warning } from "../core/errors.ts";
 import { readGitHead } from "../core/git.ts";
 import { detectIde, IDE_IDS } from "../core/ide.ts";
-import { assertId, newUuid } from "../core/ids.ts";
+import { newUuid, optionalId } from "../core/ids.ts";
 import { guardFlagPath } from "../core/project.ts";
 import { usageError } from "../core/errors.ts";
 import { assertRole } from "../core/record_names.ts";
@@ -137,18 +137,10 @@ export default defineCommand({
     }
     const role = assertRole(args.role);
     assertDetachedFlags(flags.mode, given);
-    const rid = flags["request-id"] === undefined
-      ? undefined
-      : assertId(flags["request-id"], "--request-id");
-    const givenBatch = flags["batch-id"] === undefined
-      ? undefined
-      : assertId(flags["batch-id"], "--batch-id");
-    const graphNodeId = flags["graph-node"] === undefined
-      ? null
-      : assertId(flags["graph-node"], "--graph-node");
-    const workflowId = flags["workflow-id"] === undefined
-      ? null
-      : assertId(flags["workflow-id"], "--workflow-id");
+    const rid = optionalId(flags["request-id"], "--request-id");
+    const givenBatch = optionalId(flags["batch-id"], "--batch-id");
+    const graphNodeId = optionalId(flags["graph-node"], "--graph-node") ?? null;
+    const workflowId = optionalId(flags["workflow-id"], "--workflow-id") ?? null;
     const { project, sessionId, sessionSource } = await openSession(ctx, flags["session-id"]);
     // Started now, awaited later: the git process and the reads overlap the rest of the checks.
     const gitHead = readGitHead(project.root);
