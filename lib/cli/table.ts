@@ -246,6 +246,11 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../skills/skills_verify.ts"),
   },
   {
+    name: "doctor",
+    summary: "Check the install and the project; each finding comes with its fix (read-only).",
+    load: () => import("../doctor/doctor.ts"),
+  },
+  {
     name: "completions",
     summary: "Print a shell completion script: bash, zsh, fish or powershell.",
     load: () => import("./completions/command.ts"),

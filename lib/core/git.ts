@@ -81,3 +81,25 @@ export async function commitsSince(root: string, since: string): Promise<Commit[
       : { sha: line.slice(0, space), subject: line.slice(space + 1) };
   });
 }
+
+/**
+ * Which of `names` (paths relative to `root`) are neither tracked nor
+ * ignored by git; an untracked folder is reported once, as `name/`.
+ * Undefined outside a checkout or when git cannot answer. Reads only.
+ */
+export async function untrackedPaths(root: string, names: string[]): Promise<string[] | undefined> {
+  if (!(await insideCheckout(root))) return undefined;
+  if (!names.length) return [];
+  const result = await git(root, [
+    "--literal-pathspecs",
+    "ls-files",
+    "-z",
+    "--others",
+    "--exclude-standard",
+    "--directory",
+    "--",
+    ...names,
+  ]);
+  if (!result.ok) return undefined;
+  return result.out.split("\0").filter(Boolean).sort();
+}

@@ -133,3 +133,25 @@ export async function readRootState(
     foreign: exists ? await foreignSkills(root.path, manifest) : [],
   };
 }
+
+/** One file (or a whole folder) that differs from the source or the manifest. */
+export interface Drift {
+  scope: string;
+  dir: string;
+  agents: string[];
+  /** A file (relative to the skills folder), or the folder itself for not-installed. */
+  path: string;
+  state: string;
+}
+
+/**
+ * What `skills verify` and `doctor` call drift: every file that is not ok.
+ * A folder with nothing installed is drift only when its agent was named.
+ */
+export function driftOf(state: RootState, explicitAgent: boolean): Drift[] {
+  const base = { scope: state.scope, dir: state.dir, agents: state.agents };
+  if (!state.installed) {
+    return explicitAgent ? [{ ...base, path: ".", state: "not-installed" }] : [];
+  }
+  return state.files.map((f) => ({ ...base, path: f.path, state: f.state }));
+}

@@ -1,25 +1,8 @@
 import { defineCommand } from "../cli/spec.ts";
 import { gateError } from "../core/errors.ts";
-import { readRootState, type RootState } from "./inspect.ts";
+import { driftOf, readRootState, type RootState } from "./inspect.ts";
 import { readSkillsSource } from "./source.ts";
 import { readFlags, repairCommands, resolveTargets, skillsCommand } from "./targets.ts";
-
-export interface Drift {
-  scope: string;
-  dir: string;
-  agents: string[];
-  /** A file (relative to the skills folder), or the folder itself for not-installed. */
-  path: string;
-  state: string;
-}
-
-function driftOf(state: RootState, explicitAgent: boolean): Drift[] {
-  const base = { scope: state.scope, dir: state.dir, agents: state.agents };
-  if (!state.installed) {
-    return explicitAgent ? [{ ...base, path: ".", state: "not-installed" }] : [];
-  }
-  return state.files.map((f) => ({ ...base, path: f.path, state: f.state }));
-}
 
 export default defineCommand({
   name: "skills verify",

@@ -24,7 +24,11 @@ async function copyTree(from: string, to: string): Promise<void> {
 }
 
 /** Copies a fixture into `dir` (or `dir/<sub>`) and returns the copy's path. */
-export async function copyFixture(name: FixtureName, dir: string, sub = name): Promise<string> {
+export async function copyFixture(
+  name: FixtureName,
+  dir: string,
+  sub: string = name,
+): Promise<string> {
   const target = join(dir, sub);
   await copyTree(join(FIXTURES, name), target);
   return target;
