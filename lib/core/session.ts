@@ -4,7 +4,7 @@ import { isValidId, printable } from "./ids.ts";
 import type { Ctx } from "./ctx.ts";
 import { type Project, resolveProject } from "./project.ts";
 import { readValidated, updateJson } from "./store.ts";
-import { shellQuote } from "./shell.ts";
+import { commandLine, shellQuote } from "./shell.ts";
 
 export const SessionBindingSchema = z.object({
   sessionId: z.string(),
@@ -33,6 +33,12 @@ export function initCommand(project: Project): string {
   return `peaks workspace init --project ${shellQuote(project.root)}`;
 }
 
+/** The repair of a broken binding file: keep its bytes under another name. */
+export function bindingRepair(project: Project): string {
+  const path = project.layout.sessionBinding;
+  return commandLine(["mv", path, `${path}.corrupt`]);
+}
+
 export function readSessionMeta(project: Project, sid: string): Promise<SessionMeta | undefined> {
   return readValidated(project.layout.sessionMeta(sid), SessionMetaSchema, {
     what: "session metadata",
@@ -43,7 +49,8 @@ export function readSessionMeta(project: Project, sid: string): Promise<SessionM
 export function readBinding(project: Project): Promise<SessionBinding | undefined> {
   return readValidated(project.layout.sessionBinding, SessionBindingSchema, {
     what: "session binding",
-    repair: [initCommand(project)],
+    // Moved aside, not deleted: workspace init then binds a fresh session beside the kept bytes.
+    repair: [bindingRepair(project)],
   });
 }
 

@@ -5,7 +5,7 @@ import { displayPath } from "../core/paths.ts";
 import { readValidated, updateJson } from "../core/store.ts";
 import { writeJsonAtomic } from "../core/atomic.ts";
 import { isNotFound, PeaksError } from "../core/errors.ts";
-import { SessionBindingSchema, SessionMetaSchema } from "../core/session.ts";
+import { bindingRepair, SessionBindingSchema, SessionMetaSchema } from "../core/session.ts";
 import { ensureGitignore, ensureWorkspaceDirs } from "../core/workspace.ts";
 import { commandLine } from "../core/shell.ts";
 
@@ -74,7 +74,7 @@ export default defineCommand({
     const decision = await updateJson(
       project.layout.sessionBinding,
       SessionBindingSchema,
-      { what: "session binding", repair: [commandLine(["rm", project.layout.sessionBinding])] },
+      { what: "session binding", repair: [bindingRepair(project)] },
       async (binding) => {
         if (wanted) {
           const same = binding?.sessionId === wanted;

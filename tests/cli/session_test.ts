@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, assertNotEquals } from "@std/assert";
 import { pool, runPeaks } from "../support/cli.ts";
 import { exists, tempDir } from "../support/temp.ts";
-import { peaksWords } from "../support/next_actions.ts";
+import { peaksWords, shellWords } from "../support/next_actions.ts";
 
 Deno.test("workspace init is idempotent and reuses the bound session", async () => {
   await using dir = await tempDir();
@@ -196,4 +196,21 @@ Deno.test("a closed stdout is not an error", async () => {
   }).output();
   assertEquals(new TextDecoder().decode(out.stdout).trim(), "status=0");
   assertEquals(new TextDecoder().decode(out.stderr), "");
+});
+
+Deno.test("a broken binding is reported with a repair that keeps its bytes; init works afterwards", async () => {
+  await using dir = await tempDir();
+  await runPeaks(["workspace", "init"], { cwd: dir.path });
+  const binding = `${dir.path}/.peaks/_runtime/session.json`;
+  await Deno.writeTextFile(binding, '{"sessionId":');
+  for (const command of [["session", "info", "--json"], ["workspace", "init", "--json"]]) {
+    const broken = await runPeaks(command, { cwd: dir.path });
+    assertEquals(broken.json.code, "RECORD_UNREADABLE", command.join(" "));
+    assertEquals(broken.json.nextActions, [`mv ${binding} ${binding}.corrupt`]);
+  }
+  const [program, ...args] = shellWords(`mv ${binding} ${binding}.corrupt`);
+  await new Deno.Command(program, { args }).output();
+  const again = await runPeaks(["workspace", "init", "--json"], { cwd: dir.path });
+  assertEquals(again.code, 0, again.stdout);
+  assertEquals(await Deno.readTextFile(`${binding}.corrupt`), '{"sessionId":');
 });
