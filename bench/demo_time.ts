@@ -40,6 +40,7 @@ async function runDemo(target: Target, variant: "fast" | "default", checkout: bo
   const result = await runCommand([Deno.execPath(), ...args], {
     cwd: out,
     env: { HOME: out, PATH: Deno.env.get("PATH") ?? "", DENO_DIR: await cacheDir() },
+    timeoutMs: 600_000,
   });
   const wallMs = Math.round(performance.now() - started);
   await Deno.remove(out, { recursive: true }).catch(() => {});

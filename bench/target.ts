@@ -50,16 +50,22 @@ export interface Output {
   stderr: string;
 }
 
+/** A compared CLI that hangs is stopped and counted as failed, so the run still ends. */
+const CALL_TIMEOUT_MS = 60_000;
+
 export async function runCommand(
   command: string[],
-  options: { cwd: string; env: Record<string, string>; stdin?: string },
+  options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs?: number },
 ): Promise<Output> {
+  const timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
     const child = new Deno.Command(command[0], {
       args: command.slice(1),
       cwd: options.cwd,
       env: options.env,
       clearEnv: true,
+      signal,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
@@ -68,7 +74,15 @@ export async function runCommand(
     if (options.stdin) await writer.write(new TextEncoder().encode(options.stdin)).catch(() => {});
     await writer.close().catch(() => {});
     const out = await child.output();
-    return { code: out.code, stdout: out.stdout, stderr: new TextDecoder().decode(out.stderr) };
+    const stderr = new TextDecoder().decode(out.stderr);
+    if (signal.aborted) {
+      return {
+        code: out.code || 124,
+        stdout: out.stdout,
+        stderr: `timed out after ${timeoutMs} ms\n${stderr}`,
+      };
+    }
+    return { code: out.code, stdout: out.stdout, stderr };
   } catch (error) {
     // A program that cannot start is a failed run, not a crashed bench.
     return { code: 127, stdout: new Uint8Array(), stderr: String(error) };
