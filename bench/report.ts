@@ -14,8 +14,9 @@ export interface Machine {
   memoryGiB: number | null;
   deno: string;
   node: string | null;
-  /** 1-minute load average when the run started and when it ended. */
+  /** 1-minute load average when the run started, its highest sample, and when it ended. */
   loadStart: number | null;
+  loadMax: number | null;
   loadEnd: number | null;
 }
 
@@ -204,8 +205,8 @@ export function renderMarkdown(report: Report): string {
     "",
     `Measured ${report.measuredAt} on ${m.os} ${m.osRelease} ${m.arch}, ${m.cpus} cores` +
     `${m.cpuModel ? ` (${m.cpuModel})` : ""}${m.memoryGiB ? `, ${m.memoryGiB} GiB` : ""}; ` +
-    `Deno ${m.deno}${m.node ? `, Node ${m.node}` : ""}; load average ${load(m.loadStart)} at ` +
-    `the start, ${load(m.loadEnd)} at the end.`,
+    `Deno ${m.deno}${m.node ? `, Node ${m.node}` : ""}; 1-minute load average ` +
+    `${load(m.loadStart)} at the start, ${load(m.loadEnd)} at the end, ${load(m.loadMax)} at most.`,
     "",
     `Each command: ${report.warmup} warm-up and ${report.runs} timed runs, the targets' runs ` +
     `alternating; peak RSS is the largest of ${report.rssRuns} more runs. Times are whole ` +

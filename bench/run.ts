@@ -87,6 +87,11 @@ if (new Set(targets.map((t) => t.label)).size !== targets.length) {
 
 const log = (line: string) => console.error(line);
 const load = () => (Deno.build.os === "windows" ? null : Deno.loadavg()[0]);
+/** Other work on the machine skews absolute numbers; the report says how busy it got. */
+function sampleLoad(): void {
+  const now = load();
+  if (now !== null) report.machine.loadMax = Math.max(report.machine.loadMax ?? 0, now);
+}
 
 async function machine(): Promise<Machine> {
   const cpuinfo = await Deno.readTextFile("/proc/cpuinfo").catch(() => "");
@@ -110,6 +115,7 @@ async function machine(): Promise<Machine> {
     deno: Deno.version.deno,
     node: node.code === 0 ? new TextDecoder().decode(node.stdout).trim() : null,
     loadStart: load(),
+    loadMax: load(),
     loadEnd: null,
   };
 }
@@ -139,6 +145,7 @@ try {
       report.skipped.push({ name: scenario.name, reason: `no \`${scenario.command}\` command` });
       continue;
     }
+    sampleLoad();
     report.scenarios.push(await runScenario(scenario, targets, plan));
   }
   report.references = await runReferences(plan, home);
@@ -146,6 +153,7 @@ try {
   if (!skip("--no-concurrency")) {
     report.concurrency = [];
     for (const target of targets) {
+      sampleLoad();
       log(`bench: concurrency [${target.label}] ${stormSize} processes per storm`);
       try {
         const result = await runConcurrency(target, { n: stormSize, parallel: stormSize, env });
@@ -157,16 +165,19 @@ try {
     }
   }
   if (!skip("--no-envelopes")) {
+    sampleLoad();
     log("bench: envelope sizes");
     report.envelopes = await measureEnvelopes(targets, env);
   }
   if (!skip("--no-demo")) {
-    report.demo = await timeDemo(targets, quick ? ["fast"] : ["fast", "default"], log);
+    const variants: Array<"fast" | "default"> = quick ? ["fast"] : ["fast", "default"];
+    report.demo = await timeDemo(targets, variants, log, sampleLoad);
   }
 } finally {
   await Deno.remove(home, { recursive: true }).catch(() => {});
 }
 report.machine.loadEnd = load();
+sampleLoad();
 
 const markdown = renderMarkdown(report);
 const json = `${JSON.stringify(report, null, 2)}\n`;
