@@ -67,12 +67,10 @@ export async function timeDemo(
   targets: Target[],
   variants: Array<"fast" | "default">,
   log: (line: string) => void,
-  beforeEach: () => void = () => {},
 ): Promise<DemoRun[]> {
   const runs: DemoRun[] = [];
   for (const variant of variants) {
     for (const [i, target] of targets.entries()) {
-      beforeEach();
       const run = await runDemo(target, variant, i === 0);
       log(`bench: demo ${variant} [${target.label}] ${run.ok ? `${run.wallMs} ms` : "failed"}`);
       runs.push(run);

@@ -14,7 +14,11 @@ export interface Machine {
   memoryGiB: number | null;
   deno: string;
   node: string | null;
-  /** 1-minute load average when the run started, its highest sample, and when it ended. */
+  /**
+   * 1-minute load average: at the start, the highest sample while the hot
+   * commands ran (the bench itself adds about 1), and at the end (after the
+   * bench's own concurrency storms).
+   */
   loadStart: number | null;
   loadMax: number | null;
   loadEnd: number | null;
@@ -205,8 +209,9 @@ export function renderMarkdown(report: Report): string {
     "",
     `Measured ${report.measuredAt} on ${m.os} ${m.osRelease} ${m.arch}, ${m.cpus} cores` +
     `${m.cpuModel ? ` (${m.cpuModel})` : ""}${m.memoryGiB ? `, ${m.memoryGiB} GiB` : ""}; ` +
-    `Deno ${m.deno}${m.node ? `, Node ${m.node}` : ""}; 1-minute load average ` +
-    `${load(m.loadStart)} at the start, ${load(m.loadEnd)} at the end, ${load(m.loadMax)} at most.`,
+    `Deno ${m.deno}${m.node ? `, Node ${m.node}` : ""}. 1-minute load average ` +
+    `${load(m.loadStart)} at the start and at most ${load(m.loadMax)} while the hot commands ` +
+    "ran (the bench itself adds about 1).",
     "",
     `Each command: ${report.warmup} warm-up and ${report.runs} timed runs, the targets' runs ` +
     `alternating; peak RSS is the largest of ${report.rssRuns} more runs. Times are whole ` +

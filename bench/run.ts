@@ -87,7 +87,10 @@ if (new Set(targets.map((t) => t.label)).size !== targets.length) {
 
 const log = (line: string) => console.error(line);
 const load = () => (Deno.build.os === "windows" ? null : Deno.loadavg()[0]);
-/** Other work on the machine skews absolute numbers; the report says how busy it got. */
+/**
+ * Other work on the machine skews absolute numbers; the report says how busy
+ * it got while the hot commands ran (later sections load the machine themselves).
+ */
 function sampleLoad(): void {
   const now = load();
   if (now !== null) report.machine.loadMax = Math.max(report.machine.loadMax ?? 0, now);
@@ -149,11 +152,11 @@ try {
     report.scenarios.push(await runScenario(scenario, targets, plan));
   }
   report.references = await runReferences(plan, home);
+  sampleLoad();
 
   if (!skip("--no-concurrency")) {
     report.concurrency = [];
     for (const target of targets) {
-      sampleLoad();
       log(`bench: concurrency [${target.label}] ${stormSize} processes per storm`);
       try {
         const result = await runConcurrency(target, { n: stormSize, parallel: stormSize, env });
@@ -165,19 +168,17 @@ try {
     }
   }
   if (!skip("--no-envelopes")) {
-    sampleLoad();
     log("bench: envelope sizes");
     report.envelopes = await measureEnvelopes(targets, env);
   }
   if (!skip("--no-demo")) {
     const variants: Array<"fast" | "default"> = quick ? ["fast"] : ["fast", "default"];
-    report.demo = await timeDemo(targets, variants, log, sampleLoad);
+    report.demo = await timeDemo(targets, variants, log);
   }
 } finally {
   await Deno.remove(home, { recursive: true }).catch(() => {});
 }
 report.machine.loadEnd = load();
-sampleLoad();
 
 const markdown = renderMarkdown(report);
 const json = `${JSON.stringify(report, null, 2)}\n`;
