@@ -1,39 +1,39 @@
 /**
- * Concurrency benchmark: N real peaks processes (the binary's permissions,
- * -P=peaks) hitting one record, one shared channel or one batch at the same
- * time. Prints JSON: wall time, throughput, lost updates and invalid reads
- * (a reader polls the contended file during the storm).
+ * Concurrency benchmark: N real peaks processes hitting one record, one shared
+ * channel or one batch at the same time. Reports wall time, throughput, lost
+ * updates and invalid reads (a reader polls the contended file during the
+ * storm). `deno task bench` runs it per target; alone it prints JSON:
  *
  *     deno run -q --allow-all bench/concurrency.ts [--n 64] [--parallel 64]
  */
-import { parseArgs } from "../lib/core/std.ts";
-import { join } from "../lib/core/std.ts";
-import { baseEnv, peaksArgs, pool } from "../tests/support/cli.ts";
+import { join, parseArgs } from "../lib/core/std.ts";
+import { pool } from "../tests/support/cli.ts";
+import {
+  benchEnv,
+  checkoutTarget,
+  failureReason,
+  makeProject,
+  parseEnvelope,
+  removeProject,
+  runCommand,
+  type Target,
+} from "./target.ts";
 
-const args = parseArgs(Deno.args, { string: ["n", "parallel"] });
-const n = Number(args.n ?? 64);
-const parallel = Math.min(Number(args.parallel ?? 64), n);
+export interface StormStats {
+  wallMs: number;
+  throughputPerSec: number;
+  failures: number;
+  reads: number;
+  invalidReads: number;
+  lostUpdates: number;
+}
 
-const project = await Deno.realPath(await Deno.makeTempDir({ prefix: "peaks-conc-" }));
-const env = { ...(await baseEnv({ cwd: project })), CLAUDECODE: "1" };
-
-// deno-lint-ignore no-explicit-any
-async function peaks(argv: string[]): Promise<{ code: number; json: any }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: peaksArgs(argv),
-    cwd: project,
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  let json = undefined;
-  try {
-    json = JSON.parse(new TextDecoder().decode(out.stdout));
-  } catch {
-    json = undefined;
-  }
-  return { code: out.code, json };
+export interface ConcurrencyReport {
+  n: number;
+  parallel: number;
+  heartbeat: StormStats & { kept: number };
+  share: StormStats & { entries: number };
+  dispatch: StormStats & { duplicateNumbers: number; numberedOneToN: boolean };
 }
 
 /** Polls `path` until `stop` settles; counts reads that did not parse as JSON. */
@@ -41,117 +41,141 @@ async function pollReads(path: string, stop: Promise<unknown>) {
   let done = false;
   stop.finally(() => (done = true));
   let reads = 0;
-  let invalid = 0;
+  let invalidReads = 0;
   while (!done) {
     try {
       JSON.parse(await Deno.readTextFile(path));
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) invalid++;
+      if (!(error instanceof Deno.errors.NotFound)) invalidReads++;
     }
     reads++;
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
-  return { reads, invalid };
+  return { reads, invalidReads };
 }
 
-async function storm(path: string, run: (i: number) => Promise<{ code: number; json: unknown }>) {
-  const started = performance.now();
-  const all = pool(n, parallel, run);
-  const reads = pollReads(path, all);
-  const results = await all;
-  const wallMs = performance.now() - started;
-  return {
-    results,
-    wallMs: Math.round(wallMs),
-    throughputPerSec: Math.round((n / wallMs) * 1000 * 10) / 10,
-    failures: results.filter((r) => r.code !== 0).length,
-    ...(await reads),
+// deno-lint-ignore no-explicit-any
+type Call = { code: number; json: any };
+
+export async function runConcurrency(
+  target: Target,
+  options: { n: number; parallel: number; env: Record<string, string> },
+): Promise<ConcurrencyReport> {
+  const { n } = options;
+  const parallel = Math.min(options.parallel, n);
+  const project = await makeProject();
+  const run = (argv: string[]) =>
+    runCommand([...target.prefix, ...argv], { cwd: project, env: options.env });
+  const peaks = async (argv: string[]): Promise<Call> => {
+    const out = await run(argv);
+    return { code: out.code, json: parseEnvelope(out.stdout) };
   };
+  const must = async (argv: string[]): Promise<Call> => {
+    const out = await run(argv);
+    if (out.code !== 0) throw new Error(`${argv.slice(0, 2).join(" ")}: ${failureReason(out)}`);
+    return { code: out.code, json: parseEnvelope(out.stdout) };
+  };
+  const readJson = async (path: string) => JSON.parse(await Deno.readTextFile(path));
+
+  async function storm(path: string, run: (i: number) => Promise<Call>) {
+    const started = performance.now();
+    const all = pool(n, parallel, run);
+    const reads = pollReads(path, all);
+    const results = await all;
+    const wallMs = performance.now() - started;
+    return {
+      results,
+      wallMs: Math.round(wallMs),
+      throughputPerSec: Math.round((n / wallMs) * 1000 * 10) / 10,
+      failures: results.filter((r) => r.code !== 0).length,
+      ...(await reads),
+    };
+  }
+  const strip = ({ results: _results, ...rest }: Awaited<ReturnType<typeof storm>>) => rest;
+
+  try {
+    const init = await must(["workspace", "init", "--json"]);
+    const sid: string = init.json.data.sessionId;
+    const agents = join(project, ".peaks", "_sub_agents", sid);
+    const dispatch = ["sub-agent", "dispatch", "rd", "--prompt", "work", "--batch-id"];
+    const first = await must([...dispatch, "first", "--json"]);
+    const record: string = first.json.data.dispatchRecordPath;
+
+    const beats = await storm(join(project, record), (i) =>
+      peaks([
+        "sub-agent",
+        "heartbeat",
+        "--record",
+        record,
+        "--status",
+        "running",
+        "--progress",
+        String(i % 101),
+        "--note",
+        `beat ${i}`,
+        "--json",
+      ]));
+    const kept = (await readJson(join(project, record))).heartbeats as Array<{ note: string }>;
+
+    const channelPath = join(agents, "shared", "first.json");
+    const shares = await storm(channelPath, (i) =>
+      peaks([
+        "sub-agent",
+        "share",
+        "--batch",
+        "first",
+        "--key",
+        `k${i}`,
+        "--value",
+        `{"i":${i}}`,
+        "--json",
+      ]));
+    const channel = await readJson(channelPath);
+
+    const batchPath = join(agents, "batch-fan.json");
+    const fan = await storm(batchPath, () => peaks([...dispatch, "fan", "--json"]));
+    const numbers = fan.results.map((r) => r.json?.data?.dispatchedInBatch)
+      .filter((v): v is number => typeof v === "number");
+    const batch = await readJson(batchPath);
+
+    return {
+      n,
+      parallel,
+      heartbeat: {
+        ...strip(beats),
+        kept: kept.length,
+        // The record keeps the newest 100 beats.
+        lostUpdates: Math.min(n, 100) - new Set(kept.map((b) => b.note)).size,
+      },
+      share: {
+        ...strip(shares),
+        entries: channel.entries.length,
+        lostUpdates: n - channel.entries.length,
+      },
+      dispatch: {
+        ...strip(fan),
+        lostUpdates: n - batch.members.length,
+        duplicateNumbers: numbers.length - new Set(numbers).size,
+        numberedOneToN: numbers.length === n &&
+          [...numbers].sort((a, b) => a - b).every((v, i) => v === i + 1),
+      },
+    };
+  } finally {
+    await removeProject(project);
+  }
 }
 
-const init = await peaks(["workspace", "init", "--json"]);
-const sid: string = init.json.data.sessionId;
-const agents = join(project, ".peaks", "_sub_agents", sid);
-
-const first = await peaks([
-  "sub-agent",
-  "dispatch",
-  "rd",
-  "--prompt",
-  "work",
-  "--batch-id",
-  "first",
-  "--json",
-]);
-const record: string = first.json.data.dispatchRecordPath;
-const heartbeat = await storm(join(project, record), (i) =>
-  peaks([
-    "sub-agent",
-    "heartbeat",
-    "--record",
-    record,
-    "--status",
-    "running",
-    "--progress",
-    String(i % 101),
-    "--note",
-    `beat ${i}`,
-    "--json",
-  ]));
-const kept = JSON.parse(await Deno.readTextFile(join(project, record))).heartbeats as Array<
-  { note: string }
->;
-
-const share = await storm(
-  join(agents, "shared", "first.json"),
-  (i) =>
-    peaks([
-      "sub-agent",
-      "share",
-      "--batch",
-      "first",
-      "--key",
-      `k${i}`,
-      "--value",
-      `{"i":${i}}`,
-      "--json",
-    ]),
-);
-const channel = JSON.parse(await Deno.readTextFile(join(agents, "shared", "first.json")));
-
-const dispatch = await storm(
-  join(agents, "batch-fan.json"),
-  () => peaks(["sub-agent", "dispatch", "qa", "--prompt", "x", "--batch-id", "fan", "--json"]),
-);
-const numbers = dispatch.results.map((r) =>
-  (r.json as { data?: { dispatchedInBatch?: number } })?.data?.dispatchedInBatch
-).filter((v): v is number => typeof v === "number");
-const batch = JSON.parse(await Deno.readTextFile(join(agents, "batch-fan.json")));
-
-const strip = ({ results: _results, ...rest }: Awaited<ReturnType<typeof storm>>) => rest;
-const report = {
-  measuredAt: new Date().toISOString(),
-  n,
-  parallel,
-  cpus: navigator.hardwareConcurrency,
-  heartbeat: {
-    ...strip(heartbeat),
-    kept: kept.length,
-    lostUpdates: Math.min(n, 100) - new Set(kept.map((b) => b.note)).size,
-  },
-  share: {
-    ...strip(share),
-    entries: channel.entries.length,
-    lostUpdates: n - channel.entries.length,
-  },
-  dispatch: {
-    ...strip(dispatch),
-    batchCount: batch.count,
-    duplicateNumbers: numbers.length - new Set(numbers).size,
-    lostUpdates: n - batch.members.length,
-    numberedOneToN: [...numbers].sort((a, b) => a - b).every((v, i) => v === i + 1) &&
-      numbers.length === n,
-  },
-};
-console.log(JSON.stringify(report, null, 2));
-await Deno.remove(project, { recursive: true });
+if (import.meta.main) {
+  const args = parseArgs(Deno.args, { string: ["n", "parallel"] });
+  const home = await Deno.makeTempDir({ prefix: "peaks-conc-home-" });
+  try {
+    const report = await runConcurrency(checkoutTarget(), {
+      n: Number(args.n ?? 64),
+      parallel: Number(args.parallel ?? 64),
+      env: await benchEnv(home),
+    });
+    console.log(JSON.stringify({ cpus: navigator.hardwareConcurrency, ...report }, null, 2));
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}

@@ -1,134 +1,210 @@
 /**
- * `deno task bench`: times peaks commands as whole processes (median, p95,
- * peak RSS) with `node -e 0` in the same run for scale, and writes JSON and
- * a Markdown table. `--compare "<command>"` runs the same scenarios against
- * another peaks (e.g. an installed binary) side by side.
+ * `deno task bench`: peaks' performance report. Times every hot command as a
+ * whole process (median, p95, min, max, peak RSS; `node -e 0` and an empty
+ * `deno run` for scale), storms one record, channel and batch with parallel
+ * processes, weighs the orchestrator's envelopes and times the demo. With
+ * `--compare "<command>"` every section also runs against that CLI, side by
+ * side in the same run. Writes JSON and Markdown to bench/results/ and prints
+ * the Markdown.
  */
-import { parseArgs } from "../lib/core/std.ts";
-import { join } from "../lib/core/std.ts";
-import { cacheDir, peaksArgs, REPO } from "../tests/support/cli.ts";
-import { measure, type Stats } from "./measure.ts";
+import { join, parseArgs } from "../lib/core/std.ts";
+import { REPO } from "../tests/support/cli.ts";
+import { runConcurrency } from "./concurrency.ts";
+import { timeDemo } from "./demo_time.ts";
+import { measureEnvelopes } from "./envelopes.ts";
+import { inTable, runReferences, runScenario, type ScenarioRow } from "./hot.ts";
+import { type Machine, renderMarkdown, type Report } from "./report.ts";
 import { SCENARIOS } from "./scenarios.ts";
+import { benchEnv, checkoutTarget, compareTarget, runCommand, shownPrefix } from "./target.ts";
 
-const args = parseArgs(Deno.args, {
-  string: ["runs", "warmup", "out", "only", "compare"],
-  boolean: ["help"],
+const USAGE = `usage: deno task bench [flags]
+
+  --runs <n>              timed runs per command (default 30; --quick 3)
+  --warmup <n>            warm-up runs per command (default 3; --quick 1)
+  --only <a,b,...>        only these hot-command scenarios (names below)
+  --compare "<command>"   also run every section against this CLI (argv prefix), side by side
+  --compare-label <name>  column heading for --compare (default: compared)
+  --n <n>                 processes per concurrency storm (default 64; --quick 16)
+  --no-concurrency        skip the concurrency storms
+  --no-envelopes          skip the envelope sizes
+  --no-demo               skip the demo's wall time
+  --quick                 few runs, for a smoke test (the demo runs --fast only)
+  --out <dir>             where to write the report (default bench/results)
+
+scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`;
+
+// The skip flags are taken out first: this parseArgs knows no negatable booleans.
+const SKIPS = ["--no-concurrency", "--no-envelopes", "--no-demo"];
+const skip = (flag: string) => Deno.args.includes(flag);
+const args = parseArgs(Deno.args.filter((arg) => !SKIPS.includes(arg)), {
+  string: ["runs", "warmup", "only", "compare", "compare-label", "out", "n"],
+  boolean: ["help", "quick"],
+  unknown: (arg: string) => {
+    console.error(`bench: unknown argument ${arg}\n\n${USAGE}`);
+    Deno.exit(2);
+  },
 });
 if (args.help) {
-  console.log(
-    "usage: deno task bench [--runs 30] [--warmup 3] [--only name,...] [--compare '<peaks command>'] [--out dir]",
-  );
+  console.log(USAGE);
   Deno.exit(0);
 }
-const runs = Number(args.runs ?? 30);
-const warmup = Number(args.warmup ?? 3);
+
+function count(name: string, fallback: number, min = 0): number {
+  const value = args[name] === undefined ? fallback : Number(args[name]);
+  if (!Number.isInteger(value) || value < min) {
+    console.error(`bench: --${name} must be a whole number of at least ${min}`);
+    Deno.exit(2);
+  }
+  return value;
+}
+
+const quick = Boolean(args.quick);
+const runs = count("runs", quick ? 3 : 30, 1);
+const warmup = count("warmup", quick ? 1 : 3);
+const stormSize = count("n", quick ? 16 : 64, 1);
+const rssRuns = quick ? 1 : 3;
 const outDir = String(args.out ?? join(REPO, "bench", "results"));
-const only = args.only ? String(args.only).split(",") : undefined;
-const compare = args.compare ? String(args.compare).split(/\s+/).filter(Boolean) : undefined;
+const only = args.only ? String(args.only).split(",").map((s) => s.trim()).filter(Boolean) : null;
+const unknown = only?.filter((name) => !SCENARIOS.some((s) => s.name === name)) ?? [];
+if (unknown.length) {
+  console.error(`bench: no scenario named ${unknown.join(", ")}\n\n${USAGE}`);
+  Deno.exit(2);
+}
 
-const home = await Deno.makeTempDir({ prefix: "peaks-bench-home-" });
-const env = {
-  HOME: home,
-  PATH: Deno.env.get("PATH") ?? "",
-  DENO_DIR: await cacheDir(),
-  NO_COLOR: "1",
-};
-
-const targets: Array<{ label: string; prefix: string[] }> = [
-  { label: "peaks (deno run, binary permissions)", prefix: [Deno.execPath(), ...peaksArgs([])] },
-];
-if (compare) targets.push({ label: compare.join(" "), prefix: compare });
-
-async function runJson(prefix: string[], cwd: string, argv: string[]): Promise<unknown> {
-  const out = await new Deno.Command(prefix[0], {
-    args: [...prefix.slice(1), ...argv],
-    cwd,
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
+const targets = [checkoutTarget()];
+if (args.compare !== undefined) {
   try {
-    return JSON.parse(text);
+    targets.push(compareTarget(String(args.compare), args["compare-label"] as string | undefined));
+  } catch (error) {
+    console.error(`bench: --compare: ${error instanceof Error ? error.message : error}`);
+    Deno.exit(2);
+  }
+}
+if (new Set(targets.map((t) => t.label)).size !== targets.length) {
+  console.error("bench: --compare-label must differ from peaks");
+  Deno.exit(2);
+}
+
+const log = (line: string) => console.error(line);
+const load = () => (Deno.build.os === "windows" ? null : Deno.loadavg()[0]);
+/**
+ * Other work on the machine skews absolute numbers; the report says how busy
+ * it got while the hot commands ran (later sections load the machine themselves).
+ */
+function sampleLoad(): void {
+  const now = load();
+  if (now !== null) report.machine.loadMax = Math.max(report.machine.loadMax ?? 0, now);
+}
+
+async function machine(): Promise<Machine> {
+  const cpuinfo = await Deno.readTextFile("/proc/cpuinfo").catch(() => "");
+  const node = await runCommand(["node", "--version"], {
+    cwd: Deno.cwd(),
+    env: { PATH: Deno.env.get("PATH") ?? "" },
+  });
+  let memoryGiB: number | null = null;
+  try {
+    memoryGiB = Math.round(Deno.systemMemoryInfo().total / 1024 ** 3 * 10) / 10;
   } catch {
-    return text;
+    memoryGiB = null;
   }
-}
-
-interface Row {
-  scenario: string;
-  results: Array<{ target: string } & Stats>;
-}
-
-const rows: Row[] = [];
-for (const scenario of SCENARIOS) {
-  if (only && !only.includes(scenario.name)) continue;
-  const row: Row = { scenario: scenario.name, results: [] };
-  for (const target of targets) {
-    const project = await Deno.makeTempDir({ prefix: "peaks-bench-" });
-    if (scenario.setup) {
-      await scenario.setup((argv) => runJson(target.prefix, project, argv), project);
-    }
-    const stats = await measure(
-      { command: [...target.prefix, ...scenario.args], cwd: project, env, stdin: scenario.stdin },
-      runs,
-      warmup,
-    );
-    row.results.push({ target: target.label, ...stats });
-    await Deno.remove(project, { recursive: true });
-    console.error(`bench: ${scenario.name} [${target.label}] median ${stats.medianMs} ms`);
-  }
-  rows.push(row);
-}
-
-const reference = await measure({ command: ["node", "-e", "0"], cwd: home, env }, runs, warmup)
-  .catch(() => null);
-
-const report = {
-  measuredAt: new Date().toISOString(),
-  machine: {
+  return {
     os: Deno.build.os,
+    osRelease: Deno.osRelease(),
     arch: Deno.build.arch,
-    deno: Deno.version.deno,
     cpus: navigator.hardwareConcurrency,
-  },
+    cpuModel: /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1].trim() ?? null,
+    memoryGiB,
+    deno: Deno.version.deno,
+    node: node.code === 0 ? new TextDecoder().decode(node.stdout).trim() : null,
+    loadStart: load(),
+    loadMax: load(),
+    loadEnd: null,
+  };
+}
+
+const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "peaks-bench-home-" }));
+const env = await benchEnv(home);
+const plan = { runs, warmup, rssRuns, env, log };
+const report: Report = {
+  measuredAt: new Date().toISOString(),
+  machine: await machine(),
   runs,
   warmup,
-  reference: reference ? { command: "node -e 0", ...reference } : null,
-  scenarios: rows,
+  rssRuns,
+  targets: targets.map((t) => ({ label: t.label, command: shownPrefix(t.prefix), argv: t.prefix })),
+  references: [],
+  scenarios: [],
+  skipped: [],
+  concurrency: null,
+  envelopes: null,
+  demo: null,
 };
 
-const header = [
-  "scenario",
-  ...targets.flatMap((t) => [`${t.label} median ms`, "p95 ms", "peak RSS MiB"]),
-];
-const mib = (kb: number | null) => (kb === null ? "-" : (kb / 1024).toFixed(1));
-const lines = [
-  `| ${header.join(" | ")} |`,
-  `|${header.map(() => "---").join("|")}|`,
-  ...rows.map((row) =>
-    `| \`${row.scenario}\` | ${
-      row.results.map((r) => `${r.medianMs} | ${r.p95Ms} | ${mib(r.peakRssKb)}`).join(" | ")
-    } |`
-  ),
-];
-if (reference) {
-  lines.push(
-    `| \`node -e 0\` (scale) | ${reference.medianMs} | ${reference.p95Ms} | ${
-      mib(reference.peakRssKb)
-    }${" | - | - | -".repeat(targets.length - 1)} |`,
-  );
-}
-const table = lines.join("\n");
+try {
+  for (const scenario of SCENARIOS) {
+    if (only && !only.includes(scenario.name)) continue;
+    if (!inTable(scenario)) {
+      report.skipped.push({ name: scenario.name, reason: `no \`${scenario.command}\` command` });
+      continue;
+    }
+    sampleLoad();
+    report.scenarios.push(await runScenario(scenario, targets, plan));
+  }
+  report.references = await runReferences(plan, home);
+  sampleLoad();
 
-await Deno.mkdir(outDir, { recursive: true });
+  if (!skip("--no-concurrency")) {
+    report.concurrency = [];
+    for (const target of targets) {
+      log(`bench: concurrency [${target.label}] ${stormSize} processes per storm`);
+      try {
+        const result = await runConcurrency(target, { n: stormSize, parallel: stormSize, env });
+        report.concurrency.push({ target: target.label, result });
+      } catch (error) {
+        const failure = error instanceof Error ? error.message : String(error);
+        report.concurrency.push({ target: target.label, result: null, failure });
+      }
+    }
+  }
+  if (!skip("--no-envelopes")) {
+    log("bench: envelope sizes");
+    report.envelopes = await measureEnvelopes(targets, env);
+  }
+  if (!skip("--no-demo")) {
+    const variants: Array<"fast" | "default"> = quick ? ["fast"] : ["fast", "default"];
+    report.demo = await timeDemo(targets, variants, log);
+  }
+} finally {
+  await Deno.remove(home, { recursive: true }).catch(() => {});
+}
+report.machine.loadEnd = load();
+
+const markdown = renderMarkdown(report);
+const json = `${JSON.stringify(report, null, 2)}\n`;
 const stamp = report.measuredAt.replace(/[:.]/g, "-");
-await Deno.writeTextFile(
-  join(outDir, `bench-${stamp}.json`),
-  `${JSON.stringify(report, null, 2)}\n`,
-);
-await Deno.writeTextFile(join(outDir, `bench-${stamp}.md`), `${table}\n`);
-await Deno.writeTextFile(join(outDir, "latest.json"), `${JSON.stringify(report, null, 2)}\n`);
-console.log(table);
-await Deno.remove(home, { recursive: true });
+await Deno.mkdir(outDir, { recursive: true });
+for (const name of [stamp, "latest"]) {
+  await Deno.writeTextFile(join(outDir, `${name}.json`), json);
+  await Deno.writeTextFile(join(outDir, `${name}.md`), markdown);
+}
+console.log(markdown);
+log(`bench: wrote ${join(outDir, `${stamp}.json`)} and .md (also latest.json, latest.md)`);
+
+// The checkout's own failures fail the run; a compared CLI's never do.
+const own = targets[0].label;
+const ownFailed =
+  report.scenarios.some((row: ScenarioRow) =>
+    row.results.some((r) => r.target === own && r.status !== "ok")
+  ) ||
+  (report.concurrency ?? []).some((c) =>
+    c.target === own &&
+    (!c.result || [c.result.heartbeat, c.result.share, c.result.dispatch].some((s) =>
+      s.failures || s.lostUpdates || s.invalidReads
+    ))
+  ) ||
+  (report.envelopes ?? []).some((e) =>
+    e.results.some((r) => r.target === own && r.bytes === null)
+  ) ||
+  (report.demo ?? []).some((d) => d.target === own && !d.ok);
+if (ownFailed) Deno.exit(1);

@@ -1,29 +1,97 @@
 /**
- * What `deno task bench` times. Each scenario prepares a project once and
- * then runs one peaks command line in it, as an agent would.
+ * What `deno task bench` times: every command an LLM calls again and again
+ * in a workflow, each as one command line in a prepared project. A scenario
+ * whose command is not in lib/cli/table.ts is skipped (hot.ts), so the list
+ * may name commands that come later.
  */
-
 import type { Scenario } from "./scenario.ts";
+import { REQUEST_SCENARIOS } from "./request_scenarios.ts";
+import { midSwarm, promptText, workspace } from "./setups.ts";
 import { SUBAGENT_SCENARIOS } from "./subagent_scenarios.ts";
 
-const withWorkspace = async (peaks: (args: string[]) => Promise<unknown>) => {
-  await peaks(["workspace", "init", "--json"]);
-  await peaks(["skill", "presence:set", "peaks-code", "--gate", "startup", "--json"]);
-};
+const SESSION_SCENARIOS: Scenario[] = [
+  { name: "version", command: "", shown: "--version", args: ["--version"] },
+  {
+    name: "workspace-init",
+    command: "workspace init",
+    shown: "workspace init --json (again)",
+    setup: workspace,
+    args: ["workspace", "init", "--json"],
+  },
+  {
+    name: "session-info",
+    command: "session info",
+    shown: "session info --active --json",
+    setup: workspace,
+    args: ["session", "info", "--active", "--json"],
+  },
+  {
+    name: "presence",
+    command: "skill presence",
+    shown: "skill presence --json",
+    setup: workspace,
+    args: ["skill", "presence", "--json"],
+  },
+  {
+    name: "presence-header",
+    command: "skill presence",
+    shown: "skill presence --header",
+    setup: workspace,
+    args: ["skill", "presence", "--header"],
+  },
+  {
+    name: "presence-set",
+    command: "skill presence:set",
+    shown: "skill presence:set peaks-code --gate startup --json",
+    setup: workspace,
+    args: ["skill", "presence:set", "peaks-code", "--gate", "startup", "--json"],
+  },
+  {
+    // Claude Code runs it after every turn; mid-swarm it shows the batch header.
+    name: "statusline",
+    command: "statusline render",
+    shown: "statusline render < status JSON (mid-swarm)",
+    setup: (tools) => midSwarm(tools),
+    args: ["statusline", "render"],
+    stdin: JSON.stringify({
+      model: { display_name: "Opus" },
+      context_window: { used_percentage: 41, context_window_size: 200000 },
+    }),
+  },
+];
+
+const PROJECT_SCENARIOS: Scenario[] = [
+  {
+    name: "context-check",
+    command: "context check",
+    shown: "context check --prompt-file <20 KB> --json",
+    setup: async (tools) => {
+      const vars = await workspace(tools);
+      await Deno.writeTextFile(`${tools.project}/prompt.md`, promptText(20 * 1024));
+      return vars;
+    },
+    args: ["context", "check", "--prompt-file", "prompt.md", "--json"],
+  },
+  {
+    name: "scan-archetype",
+    command: "scan archetype",
+    shown: "scan archetype --json (demo sample project)",
+    project: "sample",
+    setup: workspace,
+    args: ["scan", "archetype", "--json"],
+  },
+  {
+    name: "doctor",
+    command: "doctor",
+    shown: "doctor --json",
+    setup: (tools) => midSwarm(tools),
+    args: ["doctor", "--json"],
+  },
+];
 
 export const SCENARIOS: Scenario[] = [
-  { name: "--version", args: ["--version"] },
-  {
-    name: "session info --active --json",
-    args: ["session", "info", "--active", "--json"],
-    setup: withWorkspace,
-  },
-  { name: "skill presence --json", args: ["skill", "presence", "--json"], setup: withWorkspace },
-  {
-    name: "statusline render",
-    args: ["statusline", "render"],
-    stdin: JSON.stringify({ context_window: { used_percentage: 41 } }),
-    setup: withWorkspace,
-  },
+  ...SESSION_SCENARIOS,
+  ...REQUEST_SCENARIOS,
   ...SUBAGENT_SCENARIOS,
+  ...PROJECT_SCENARIOS,
 ];

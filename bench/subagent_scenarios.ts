@@ -1,101 +1,78 @@
 /**
- * Hot sub-agent commands for the benchmark harness (same shape as its
- * scenarios: a setup that prepares the project, then one timed command line).
- * The record path and batch id are only known after setup, so setup fills
- * them into the argument arrays before the harness reads them.
+ * The sub-agent commands an orchestrator and its sub-agents call during a
+ * swarm. Most start mid-swarm (three members dispatched into one batch, each
+ * with a beat); the record paths come from the target's own envelopes.
  */
 import type { Scenario } from "./scenario.ts";
+import { BATCH, dispatchArgs, midSwarm, promptText, RID, threeNodeDag } from "./setups.ts";
 
-type Peaks = (args: string[]) => Promise<unknown>;
-
-const DISPATCH = [
-  "sub-agent",
-  "dispatch",
-  "rd-planning",
-  "--ide",
-  "claude-code",
-  "--request-id",
-  "001-bench",
-  "--batch-id",
-  "bench",
-  "--prompt",
-  "Plan the login feature: read the PRD, write rd/tech-doc.md.",
-  "--json",
-];
-
-async function prepared(peaks: Peaks): Promise<{ recordPath: string }> {
-  await peaks(["workspace", "init", "--json"]);
-  await peaks(["skill", "presence:set", "peaks-code", "--gate", "swarm-fan-out", "--json"]);
-  const envelope = await peaks(DISPATCH) as { data: { dispatchRecordPath: string } };
-  return { recordPath: envelope.data.dispatchRecordPath };
-}
-
-const heartbeatArgs = [
-  "sub-agent",
-  "heartbeat",
-  "--record",
-  "(filled by setup)",
-  "--status",
-  "running",
-  "--progress",
-  "40",
-  "--stage",
-  "analyzing",
-  "--json",
-];
-
-/** Three parallel planning nodes, as `swarm plan` would emit them. */
-const THREE_NODES = JSON.stringify({
-  nodes: ["ui", "rd-planning", "qa-test-cases"].map((role) => ({
-    id: role,
-    role,
-    prompt: `Run the ${role} step for 001-bench; your runtime arguments are above.`,
-    requestId: "001-bench",
-  })),
-  edges: [],
-});
-
-const PRD = [
-  "---",
-  "rid: 001-bench",
-  "role: prd",
-  "type: feature",
-  "state: confirmed-by-user",
-  "createdAt: 2026-11-29T10:00:00.000Z",
-  "updatedAt: 2026-11-29T10:00:00.000Z",
-  "---",
-  "# PRD 001-bench",
-  "",
-  "## Goals",
-  "",
-  "- A login page with a form.",
-  "",
-  "## Acceptance criteria",
-  "",
-  "- A1: the user signs in.",
-  "",
-].join("\n");
+const TECH_DOC = `# Tech doc ${RID}\n\n## Context\n\n${promptText(3000)}\n`;
 
 export const SUBAGENT_SCENARIOS: Scenario[] = [
   {
-    name: "sub-agent dispatch --json",
-    args: DISPATCH,
-    setup: async (peaks) => void await prepared(peaks),
+    name: "dispatch-inline",
+    command: "sub-agent dispatch",
+    shown: "sub-agent dispatch rd-planning --prompt <80 B> --json",
+    setup: (tools) => midSwarm(tools),
+    args: dispatchArgs("rd-planning"),
   },
   {
-    name: "sub-agent heartbeat --json",
-    args: heartbeatArgs,
-    setup: async (peaks) => {
-      heartbeatArgs[3] = (await prepared(peaks)).recordPath;
+    name: "dispatch-pointer",
+    command: "sub-agent dispatch",
+    shown: "sub-agent dispatch rd-planning --prompt <80 B> --brief pointer --json",
+    setup: (tools) => midSwarm(tools),
+    args: dispatchArgs("rd-planning", ["--brief", "pointer"]),
+  },
+  {
+    // No --batch-id: every call starts a new batch, so it always dispatches the first level.
+    name: "dispatch-dag",
+    command: "sub-agent dispatch",
+    shown: "sub-agent dispatch --from-dag dag.json --json (3 nodes)",
+    setup: async (tools) => {
+      const vars = await midSwarm(tools);
+      await Deno.writeTextFile(`${tools.project}/dag.json`, threeNodeDag());
+      return vars;
     },
+    args: ["sub-agent", "dispatch", "--from-dag", "dag.json", "--json"],
   },
   {
-    name: "sub-agent share --json",
+    name: "brief",
+    command: "sub-agent brief",
+    shown: "sub-agent brief --record <record>",
+    setup: (tools) => midSwarm(tools, "pointer"),
+    args: (vars) => ["sub-agent", "brief", "--record", vars.record],
+  },
+  {
+    name: "heartbeat",
+    command: "sub-agent heartbeat",
+    shown: "sub-agent heartbeat --record <record> --status running --progress 40 --json",
+    setup: (tools) => midSwarm(tools),
+    args: (vars, run) => [
+      "sub-agent",
+      "heartbeat",
+      "--record",
+      vars.record,
+      "--status",
+      "running",
+      "--progress",
+      String(20 + (run % 70)),
+      "--stage",
+      "writing",
+      "--note",
+      "writing the tech doc",
+      "--json",
+    ],
+  },
+  {
+    name: "share",
+    command: "sub-agent share",
+    shown: "sub-agent share --batch <id> --key rd-planning.completed --value <json> --json",
+    setup: (tools) => midSwarm(tools),
     args: [
       "sub-agent",
       "share",
       "--batch",
-      "bench",
+      BATCH,
       "--key",
       "rd-planning.completed",
       "--value",
@@ -104,37 +81,104 @@ export const SUBAGENT_SCENARIOS: Scenario[] = [
       "rd-planning",
       "--json",
     ],
-    setup: async (peaks) => void await prepared(peaks),
   },
   {
-    name: "sub-agent status",
+    name: "shared-read",
+    command: "sub-agent shared-read",
+    shown: "sub-agent shared-read --batch <id> --json (3 entries)",
+    setup: async (tools) => {
+      const vars = await midSwarm(tools);
+      for (const role of ["ui", "rd-planning", "qa-test-cases"]) {
+        await tools.peaks([
+          "sub-agent",
+          "share",
+          "--batch",
+          BATCH,
+          "--key",
+          `${role}.completed`,
+          "--value",
+          `{"artefacts":["${role}/out.md"],"notes":"ready for review"}`,
+          "--from",
+          role,
+        ]);
+      }
+      return vars;
+    },
+    args: ["sub-agent", "shared-read", "--batch", BATCH, "--json"],
+  },
+  {
+    name: "status",
+    command: "sub-agent status",
+    shown: "sub-agent status (3 members)",
+    setup: (tools) => midSwarm(tools),
     args: ["sub-agent", "status"],
-    setup: async (peaks) => void await prepared(peaks),
   },
   {
-    name: "sub-agent list --json",
+    name: "list",
+    command: "sub-agent list",
+    shown: "sub-agent list --json (3 records)",
+    setup: (tools) => midSwarm(tools),
     args: ["sub-agent", "list", "--json"],
-    setup: async (peaks) => void await prepared(peaks),
   },
   {
-    // A new batch on every run: the timed call always dispatches the first level.
-    name: "sub-agent dispatch --from-dag (3 nodes) --json",
-    args: ["sub-agent", "dispatch", "--from-dag", "dag.json", "--ide", "claude-code", "--json"],
-    setup: async (peaks, project) => {
-      await peaks(["workspace", "init", "--json"]);
-      await Deno.writeTextFile(`${project}/dag.json`, THREE_NODES);
+    // Registering the same path again replaces its entry.
+    name: "artifact",
+    command: "sub-agent artifact",
+    shown: "sub-agent artifact --record <record> --path <3 KB doc> --json",
+    setup: async (tools) => {
+      const vars = await midSwarm(tools);
+      const doc = `.peaks/_runtime/${vars.sid}/rd/tech-doc.md`;
+      await Deno.mkdir(`${tools.project}/.peaks/_runtime/${vars.sid}/rd`, { recursive: true });
+      await Deno.writeTextFile(`${tools.project}/${doc}`, TECH_DOC);
+      return { ...vars, doc };
     },
+    args: (vars) => [
+      "sub-agent",
+      "artifact",
+      "--record",
+      vars.record,
+      "--path",
+      vars.doc,
+      "--summary",
+      "tech doc: context, approach, risks, test plan",
+      "--json",
+    ],
   },
   {
-    name: "swarm plan --json",
-    args: ["swarm", "plan", "--rid", "001-bench", "--mode", "full-auto", "--json"],
-    setup: async (peaks, project) => {
-      const init = await peaks(["workspace", "init", "--json"]) as {
-        data: { sessionId: string };
-      };
-      const dir = `${project}/.peaks/_runtime/${init.data.sessionId}/prd/requests`;
-      await Deno.mkdir(dir, { recursive: true });
-      await Deno.writeTextFile(`${dir}/001-bench.md`, PRD);
+    // A record that is already done keeps its status; finalize re-runs the audit.
+    name: "finalize-terminal",
+    command: "sub-agent finalize",
+    shown: "sub-agent finalize --record <done record> --outcome done --result-json <json> --json",
+    setup: async (tools) => {
+      const vars = await midSwarm(tools);
+      await tools.peaks([
+        "sub-agent",
+        "heartbeat",
+        "--record",
+        vars.record,
+        "--status",
+        "done",
+        "--progress",
+        "100",
+      ]);
+      return vars;
     },
+    args: (vars) => [
+      "sub-agent",
+      "finalize",
+      "--record",
+      vars.record,
+      "--outcome",
+      "done",
+      "--result-json",
+      JSON.stringify({
+        role: "rd-planning",
+        rid: RID,
+        status: "ok",
+        artefacts: [],
+        warnings: [],
+      }),
+      "--json",
+    ],
   },
 ];

@@ -4,7 +4,9 @@
  * following the skill would. Sub-agents run as detached vendor processes; the
  * vendor is a scripted stand-in unless `--vendor <cli>` names a real one.
  *
- *   deno task demo [--vendor claude] [--in-process] [--fast] [--out <dir>]
+ *   deno task demo [--vendor claude] [--in-process] [--fast] [--out <dir>] [--peaks <command>]
+ *
+ * `--peaks` runs another peaks (e.g. an installed binary) instead of this checkout.
  */
 import { parseArgs } from "../lib/core/std.ts";
 import { join } from "../lib/core/std.ts";
@@ -17,15 +19,17 @@ import {
 } from "./runbook.ts";
 import { agentStep } from "./agent_steps.ts";
 import { copySampleProject } from "./sample.ts";
+import { splitCommandLine } from "../lib/core/shell.ts";
 import { cacheDir, peaksArgs, REPO } from "../tests/support/cli.ts";
 
 const args = parseArgs(Deno.args, {
-  string: ["vendor", "out"],
+  string: ["vendor", "out", "peaks"],
   boolean: ["in-process", "fast", "help"],
 });
 if (args.help) {
   console.log(
-    "usage: deno task demo [--vendor <claude|codex|...>] [--in-process] [--fast] [--out <dir>]",
+    "usage: deno task demo [--vendor <claude|codex|...>] [--in-process] [--fast] [--out <dir>] " +
+      "[--peaks <command>]",
   );
   Deno.exit(0);
 }
@@ -47,7 +51,7 @@ await Deno.mkdir(bin, { recursive: true });
 await copySampleProject(root);
 
 const deno = Deno.execPath();
-const peaks = [deno, ...peaksArgs([])];
+const peaks = args.peaks ? splitCommandLine(String(args.peaks)) : [deno, ...peaksArgs([])];
 const mode = args["in-process"] ? "in-process" : "detached";
 const vendor = args.vendor ? String(args.vendor) : "claude";
 const standIn = [deno, "run", "-q", "-A", join(REPO, "demo", "stand_in", "agent.ts")];

@@ -1,0 +1,232 @@
+/** The bench report as Markdown: one column group per target, side by side. */
+import type { ConcurrencyReport } from "./concurrency.ts";
+import type { DemoRun } from "./demo_time.ts";
+import type { EnvelopeSize } from "./envelopes.ts";
+import type { ReferenceRow, ScenarioRow, Skipped } from "./hot.ts";
+import type { Stats } from "./measure.ts";
+
+export interface Machine {
+  os: string;
+  osRelease: string;
+  arch: string;
+  cpus: number;
+  cpuModel: string | null;
+  memoryGiB: number | null;
+  deno: string;
+  node: string | null;
+  /**
+   * 1-minute load average: at the start, the highest sample while the hot
+   * commands ran (the bench itself adds about 1), and at the end (after the
+   * bench's own concurrency storms).
+   */
+  loadStart: number | null;
+  loadMax: number | null;
+  loadEnd: number | null;
+}
+
+export interface Report {
+  measuredAt: string;
+  machine: Machine;
+  runs: number;
+  warmup: number;
+  rssRuns: number;
+  targets: Array<{ label: string; command: string; argv: string[] }>;
+  references: ReferenceRow[];
+  scenarios: ScenarioRow[];
+  skipped: Skipped[];
+  concurrency:
+    | null
+    | Array<{ target: string; result: ConcurrencyReport | null; failure?: string }>;
+  envelopes: EnvelopeSize[] | null;
+  demo: DemoRun[] | null;
+}
+
+const mib = (kb: number | null) => (kb === null ? "-" : (kb / 1024).toFixed(1));
+const cell = (text: string) => text.replaceAll("|", "\\|");
+
+function table(header: string[], rows: string[][]): string[] {
+  return [
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, i) => (i === 0 ? "---" : "--:")).join("|")}|`,
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
+  ];
+}
+
+function statCells(stats: Stats): string[] {
+  if (stats.status === "failed") {
+    return ["failed", "-", "-", "-", stats.runs ? `${stats.failures}/${stats.runs}` : "setup"];
+  }
+  return [
+    String(stats.medianMs),
+    String(stats.p95Ms),
+    `${stats.minMs}–${stats.maxMs}`,
+    mib(stats.peakRssKb),
+    stats.failures ? `${stats.failures}/${stats.runs}` : "0",
+  ];
+}
+
+function hotSection(report: Report): string[] {
+  const labels = report.targets.map((t) => t.label);
+  const header = [
+    "command",
+    ...labels.flatMap((l) => [`${l} median ms`, "p95", "min–max", "RSS MiB", "failed"]),
+  ];
+  const lines = table(
+    header,
+    report.scenarios.map((row) => [
+      `\`${cell(row.shown)}\``,
+      ...row.results.flatMap(statCells),
+    ]),
+  );
+  const failures = report.scenarios.flatMap((row) =>
+    row.results.filter((r) => r.failure).map((r) => `- ${r.target}, \`${row.name}\`: ${r.failure}`)
+  );
+  if (failures.length) lines.push("", "Failures:", "", ...failures.map(cell));
+  if (report.skipped.length) {
+    lines.push(
+      "",
+      `Skipped: ${report.skipped.map((s) => `\`${s.name}\` (${s.reason})`).join(", ")}.`,
+    );
+  }
+  if (report.references.length) {
+    lines.push(
+      "",
+      "For scale, measured in the same run:",
+      "",
+      ...table(
+        ["program", "median ms", "p95", "min–max", "RSS MiB", "failed"],
+        report.references.map((r) => [`\`${r.shown}\``, ...statCells(r)]),
+      ),
+    );
+  }
+  return lines;
+}
+
+function concurrencySection(report: Report): string[] {
+  const entries = report.concurrency ?? [];
+  const first = entries.find((e) => e.result)?.result;
+  const lines = first ? [`${first.n} processes, ${first.parallel} at a time, per storm.`, ""] : [];
+  const header = [
+    "storm",
+    ...entries.flatMap((
+      e,
+    ) => [`${e.target} per s`, "wall ms", "failed", "lost updates", "invalid reads"]),
+  ];
+  const storms = ["heartbeat", "share", "dispatch"] as const;
+  const what = {
+    heartbeat: "heartbeat, one record",
+    share: "share, one channel",
+    dispatch: "dispatch, one batch",
+  };
+  lines.push(...table(
+    header,
+    storms.map((storm) => [
+      what[storm],
+      ...entries.flatMap((e) => {
+        const s = e.result?.[storm];
+        if (!s) return ["failed", "-", "-", "-", "-"];
+        return [
+          String(s.throughputPerSec),
+          String(s.wallMs),
+          String(s.failures),
+          String(s.lostUpdates),
+          `${s.invalidReads} of ${s.reads}`,
+        ];
+      }),
+    ]),
+  ));
+  for (const e of entries) {
+    if (e.failure) lines.push("", `- ${e.target}: ${cell(e.failure)}`);
+    const dispatch = e.result?.dispatch;
+    if (dispatch && (dispatch.duplicateNumbers || !dispatch.numberedOneToN)) {
+      lines.push(
+        "",
+        `- ${e.target}: dispatch numbers not 1..n (${dispatch.duplicateNumbers} duplicates)`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** Distinct failure reasons per target, listed once under a table whose cells say "failed". */
+function reasons(failures: Array<{ target: string; failure?: string }>): string[] {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const { target, failure } of failures) {
+    const line = `- ${target}: ${cell(failure ?? "failed")}`;
+    if (!seen.has(line)) lines.push(line);
+    seen.add(line);
+  }
+  return lines.length ? ["", ...lines] : [];
+}
+
+function envelopeSection(report: Report): string[] {
+  const sizes = report.envelopes ?? [];
+  return [
+    ...table(
+      ["call", ...report.targets.map((t) => `${t.label} bytes`)],
+      sizes.map((size) => [
+        `\`${cell(size.shown)}\``,
+        ...size.results.map((r) => (r.bytes === null ? "failed" : String(r.bytes))),
+      ]),
+    ),
+    ...reasons(sizes.flatMap((size) => size.results.filter((r) => r.bytes === null))),
+  ];
+}
+
+function demoSection(report: Report): string[] {
+  const runs = report.demo ?? [];
+  const variants = [...new Set(runs.map((r) => r.variant))];
+  const failed = runs.filter((r) => !r.ok).map((r) => ({
+    ...r,
+    target: `${r.target}, ${r.variant}`,
+  }));
+  return [
+    ...table(
+      ["run", ...report.targets.map((t) => t.label)],
+      variants.map((variant) => [
+        variant === "fast" ? "`deno task demo --fast`" : "`deno task demo`",
+        ...report.targets.map((t) => {
+          const run = runs.find((r) => r.variant === variant && r.target === t.label);
+          if (!run) return "-";
+          if (!run.ok) return "failed";
+          const calls = run.peaksCalls === null
+            ? ""
+            : ` (${run.peaksCalls} peaks calls, median ${run.medianCallMs} ms)`;
+          return `${(run.wallMs / 1000).toFixed(1)} s${calls}`;
+        }),
+      ]),
+    ),
+    ...reasons(failed),
+  ];
+}
+
+export function renderMarkdown(report: Report): string {
+  const m = report.machine;
+  const load = (v: number | null) => (v === null ? "?" : v.toFixed(2));
+  const lines = [
+    "# peaks performance report",
+    "",
+    `Measured ${report.measuredAt} on ${m.os} ${m.osRelease} ${m.arch}, ${m.cpus} cores` +
+    `${m.cpuModel ? ` (${m.cpuModel})` : ""}${m.memoryGiB ? `, ${m.memoryGiB} GiB` : ""}; ` +
+    `Deno ${m.deno}${m.node ? `, Node ${m.node}` : ""}. 1-minute load average ` +
+    `${load(m.loadStart)} at the start and at most ${load(m.loadMax)} while the hot commands ` +
+    "ran (the bench itself adds about 1).",
+    "",
+    `Each command: ${report.warmup} warm-up and ${report.runs} timed runs, the targets' runs ` +
+    `alternating; peak RSS is the largest of ${report.rssRuns} more runs. Times are whole ` +
+    "processes (spawn to exit); a failed run is counted, never timed.",
+    "",
+    ...report.targets.map((t) => `- **${t.label}**: \`${t.command}\``),
+    "",
+    "## Hot commands",
+    "",
+    ...hotSection(report),
+  ];
+  if (report.concurrency) lines.push("", "## Concurrency", "", ...concurrencySection(report));
+  if (report.envelopes) {
+    lines.push("", "## Envelope sizes (bytes on stdout)", "", ...envelopeSection(report));
+  }
+  if (report.demo) lines.push("", "## Demo wall time", "", ...demoSection(report));
+  return `${lines.join("\n")}\n`;
+}
