@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { parseArgs } from "../core/std.ts";
 import { usageError } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
@@ -75,31 +74,32 @@ export function parseCommandArgs<F extends FlagDefs>(
     collect: Object.entries(flags).filter(([, d]) => d.kind === "list").map(([n]) => n),
   });
 
-  const shape: Record<string, z.ZodType> = {};
-  const raw: Record<string, unknown> = {};
+  // Each given value goes through its flag's zod schema (list flags: every item). The
+  // schemas come with the command's declaration, so a command without flags loads no zod.
+  const checked: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(flags)) {
     if (!seen.has(name)) continue;
-    shape[name] = def.kind === "list" ? z.array(def.schema) : def.schema;
-    raw[name] = def.kind === "list" ? [parsed[name]].flat() : parsed[name];
-  }
-  const checked = z.object(shape).safeParse(raw);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    const name = String(issue.path[0]);
-    const def = flags[name];
-    const given = Array.isArray(raw[name])
-      ? (raw[name] as unknown[])[Number(issue.path[1] ?? 0)]
-      : raw[name];
-    throw usageError(
-      "INVALID_FLAG_VALUE",
-      `--${name} ${issue.message} (got ${JSON.stringify(printable(String(given)))}).`,
-      { data: { flag: name, allowed: def.values ?? [] } },
-    );
+    const items = def.kind === "list" ? [parsed[name]].flat() : [parsed[name]];
+    const out: unknown[] = [];
+    for (const item of items) {
+      const result = def.schema.safeParse(item);
+      if (!result.success) {
+        throw usageError(
+          "INVALID_FLAG_VALUE",
+          `--${name} ${result.error.issues[0].message} (got ${
+            JSON.stringify(printable(String(item)))
+          }).`,
+          { data: { flag: name, allowed: def.values ?? [] } },
+        );
+      }
+      out.push(result.data);
+    }
+    checked[name] = def.kind === "list" ? out : out[0];
   }
 
   const values: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(flags)) {
-    if (seen.has(name)) values[name] = (checked.data as Record<string, unknown>)[name];
+    if (seen.has(name)) values[name] = checked[name];
     else if (def.kind === "list") values[name] = [];
     else if (def.kind === "boolean") values[name] = false;
     else if (def.required) {

@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { guardFlagPath, resolveProject } from "../core/project.ts";
 import { detectIde, IDE_IDS } from "../core/ide.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";

@@ -5,7 +5,7 @@
  * HEADROOM_UNAVAILABLE warning and the original prompt: compression never
  * blocks a dispatch and never throws.
  */
-import { z } from "zod";
+import { z } from "../core/zod.ts";
 import type { Env } from "../core/ctx.ts";
 import type { Warning } from "../core/errors.ts";
 import type { HeadroomPreferencesSchema } from "../core/preferences.ts";

@@ -4,7 +4,7 @@
  * `<role>.completed` or `<role>.found-blocker`, and read each other's.
  * One channel per batch, so siblings with different request ids meet.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import type { Project } from "./project.ts";
 import { readValidated } from "./store.ts";
 import { commandLine } from "./shell.ts";

@@ -5,7 +5,7 @@
  * unknown endpoint); levels are computed in linear time, so a hostile file
  * costs little before it is refused by the size caps below.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { PeaksError } from "./errors.ts";
 import { isValidId } from "./ids.ts";
 import { describeIssues } from "./store.ts";

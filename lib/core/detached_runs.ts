@@ -6,7 +6,7 @@
  * `pid` for its whole life: "is it alive" is a lock probe, which works under
  * scoped permissions on every OS and is never fooled by a reused pid.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { writeJsonAtomic } from "./atomic.ts";
 import { isNotFound } from "./errors.ts";
 import { isValidId } from "./ids.ts";

@@ -3,7 +3,7 @@
  * and shown in envelopes. Every number comes from the proxy's answer; a
  * figure the proxy did not send is null, never estimated.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { HEADROOM_MODES } from "./preferences.ts";
 
 const count = z.number().finite().nonnegative().nullable();

@@ -3,7 +3,7 @@
  * 2.0.0). Features read them through `readPreferences`; only the
  * `preferences` commands and `upgrade` write them.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import type { Project } from "./project.ts";
 import { readValidated } from "./store.ts";
 import { commandLine } from "./shell.ts";

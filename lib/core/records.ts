@@ -7,7 +7,7 @@
  * current version by the next locked update. File names, roles, statuses and
  * stages live in record_names.ts.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import type { Project } from "./project.ts";
 import { describeIssues, readJsonFile, type ReadOptions, unreadable } from "./store.ts";
 import { commandLine } from "./shell.ts";

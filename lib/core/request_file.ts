@@ -16,7 +16,7 @@
  * Optional keys, written only when they apply: `verdict` (qa, once
  * `verdict-issued`), `blockedFrom` and `blockedReason` (while `blocked`).
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { isNotFound } from "./errors.ts";
 import type { Project } from "./project.ts";
 import { unreadable } from "./store.ts";

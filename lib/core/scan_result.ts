@@ -3,7 +3,7 @@
  * (`.peaks/project-scan/project-scan.json`, next to the markdown report).
  * Dispatch, swarm and standards read it instead of parsing markdown.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import type { Project } from "./project.ts";
 import { readValidated } from "./store.ts";
 import { commandLine } from "./shell.ts";

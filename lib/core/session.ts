@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { isNotFound, PeaksError } from "./errors.ts";
 import { isValidId, printable } from "./ids.ts";
 import type { Ctx } from "./ctx.ts";

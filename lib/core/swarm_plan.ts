@@ -5,7 +5,7 @@
  * status and the degradation outcome. Dispatch reads two of its booleans for
  * the runtime arguments; SC and TXT read it to audit what was launched.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { PRESENCE_MODES } from "./presence.ts";
 import type { Project } from "./project.ts";
 import { REQUEST_TYPES } from "./request_file.ts";

@@ -3,7 +3,7 @@
  * added there is settable here with no second list. Dotted keys address
  * nested objects (`headroom.enabled`).
  */
-import { z } from "zod";
+import { z } from "../core/zod.ts";
 import { usageError } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
 import { type Preferences, PreferencesSchema } from "../core/preferences.ts";

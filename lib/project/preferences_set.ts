@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { assertId } from "../core/ids.ts";
 import { resolveProject } from "../core/project.ts";
 import { findKey, getAt, parseValue } from "./preferences_keys.ts";

@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { openSession } from "../core/session.ts";
 import { LEGACY_ARCHETYPES } from "../core/scan_result.ts";
 import { displayPath } from "../core/paths.ts";

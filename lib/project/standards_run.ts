@@ -4,7 +4,7 @@
  * generic for a legacy project (STANDARDS_GENERIC, exit 3), and write only
  * with --apply.
  */
-import { flag } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import type { CommandResult } from "../cli/spec.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { type Project, resolveProject } from "../core/project.ts";

@@ -1,5 +1,5 @@
 /** What every request command shares: its flags, the session, reading one request. */
-import { flag } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { isNotFound, PeaksError } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";

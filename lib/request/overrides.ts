@@ -9,7 +9,7 @@
  * is locked) or whose writer was killed: the first counts, the second never
  * happened, so it is not counted and the next override drops it.
  */
-import { z } from "zod";
+import { z } from "../core/zod.ts";
 import type { Project } from "../core/project.ts";
 import { gateError, isNotFound } from "../core/errors.ts";
 import { isLocked } from "../core/lock.ts";

@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { createFileExclusive } from "../core/atomic.ts";
 import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/paths.ts";

@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { isNotFound, PeaksError, type Warning } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";
 import { displayPath } from "../core/paths.ts";

@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { writeFileAtomic } from "../core/atomic.ts";
 import { gateError, usageError, type Warning } from "../core/errors.ts";
 import { withLock } from "../core/lock.ts";

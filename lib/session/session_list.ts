@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { resolveProject } from "../core/project.ts";
 import { isNotFound, type Warning } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";

@@ -1,5 +1,5 @@
 /** Shared by `statusline install` and `statusline uninstall`. */
-import { flag } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import type { CommandResult } from "../cli/spec.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { resolveProject } from "../core/project.ts";

@@ -1,18 +1,12 @@
 import { defineCommand } from "../cli/spec.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { resolveProject } from "../core/project.ts";
-import { readBinding } from "../core/session.ts";
 import { isValidId } from "../core/ids.ts";
-import {
-  callerFileId,
-  callerIdFromEnv,
-  type ContextReading,
-  presenceView,
-  readContextReading,
-  readPresence,
-} from "../core/presence.ts";
+import type { ContextReading } from "../core/presence.ts";
+import { callerFileId, callerIdFromEnv, presenceView } from "../core/presence_view.ts";
 import { writeJsonAtomic } from "../core/atomic.ts";
-import { batchCounts, batchHeader, latestOpenBatch } from "../core/batch_status.ts";
+import { batchCounts, batchHeader } from "../core/batch_line.ts";
+import { peekBoundSession, peekContext, peekOpenBatch, peekPresence } from "../core/status_peek.ts";
 
 const STDIN_TIMEOUT_MS = 250;
 const MAX_STDIN_BYTES = 1024 * 1024;
@@ -71,17 +65,18 @@ async function line(ctx: Ctx): Promise<string> {
     ? text(workspace.project_dir) ?? text(workspace.current_dir) ?? text(status.cwd)
     : undefined;
   const project = await resolveProject(dir ? { ...ctx, cwd: dir } : ctx);
-  const sessionId = ctx.env.get("PEAKS_SESSION_ID") || (await readBinding(project))?.sessionId;
+  // Display only: files are read without zod (see lib/core/status_peek.ts) to stay fast.
+  const sessionId = ctx.env.get("PEAKS_SESSION_ID") || await peekBoundSession(project);
   if (!sessionId || !isValidId(sessionId)) return "peaks · no session (run peaks workspace init)";
 
   const callerRaw = text(status.session_id);
   const callerId = callerRaw ? await callerFileId(callerRaw) : await callerIdFromEnv(ctx.env);
   const now = ctx.now();
   const fresh = readingFromStatus(status, now.toISOString());
-  const [{ presence }, stored, swarm] = await Promise.all([
-    readPresence(project, sessionId, callerId),
-    readContextReading(project, sessionId).catch(() => undefined),
-    latestOpenBatch(project, sessionId, now).catch(() => undefined),
+  const [presence, stored, swarm] = await Promise.all([
+    peekPresence(project, sessionId, callerId),
+    peekContext(project, sessionId),
+    peekOpenBatch(project, sessionId, now).catch(() => undefined),
   ]);
   if (
     fresh &&
@@ -95,8 +90,8 @@ async function line(ctx: Ctx): Promise<string> {
   if (view.role) parts.push(view.role);
   if (view.gate) parts.push(`gate ${view.gate}`);
   if (swarm) {
-    const stale = batchCounts(swarm.members).stale;
-    parts.push(`${batchHeader(swarm.members)}${stale ? ` ⚠ ${stale} stale` : ""}`);
+    const stale = batchCounts(swarm).stale;
+    parts.push(`${batchHeader(swarm)}${stale ? ` ⚠ ${stale} stale` : ""}`);
   }
   if (view.context.ratioPct !== null) {
     parts.push(

@@ -4,7 +4,7 @@
  * only while its content still matches this record, so a user's edit is
  * never overwritten or deleted by accident.
  */
-import { z } from "zod";
+import { z } from "../core/zod.ts";
 import { writeJsonAtomic } from "../core/atomic.ts";
 import { readValidated } from "../core/store.ts";
 import { join } from "../core/std.ts";

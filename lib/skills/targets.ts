@@ -1,5 +1,5 @@
 /** Flags and target resolution shared by the four `skills` commands. */
-import { flag } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { commandLine } from "../core/shell.ts";
 import {

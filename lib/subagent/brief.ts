@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { displayPath } from "../core/paths.ts";
 import { resolveProject } from "../core/project.ts";
 import { readRecord, recordNotFound } from "../core/records.ts";

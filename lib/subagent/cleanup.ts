@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { listBatchFiles, readBatch } from "../core/batches.ts";
 import { isNotFound, usageError } from "../core/errors.ts";
 import { assertId, isValidId } from "../core/ids.ts";

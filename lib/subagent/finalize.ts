@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/paths.ts";
 import { type Project, resolveProject } from "../core/project.ts";

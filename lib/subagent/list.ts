@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import type { Warning } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
 import { effectiveStatus, lastBeatAgeSec, lastProgress, liveness } from "../core/liveness.ts";

@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { readChannel } from "../core/channel.ts";
 import { usageError } from "../core/errors.ts";
 import { displayPath } from "../core/paths.ts";

@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { readBatchMembers } from "../core/batch_status.ts";
 import { openSession } from "../core/session.ts";
 import { batchNotFound, chooseBatch, chooseLabel, statusData } from "./batch_view.ts";

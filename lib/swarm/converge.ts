@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../cli/spec.ts";
+import { defineCommand } from "../cli/spec.ts";
+import { flag } from "../cli/flag.ts";
 import { readChannel } from "../core/channel.ts";
 import { type DagBatchState, readDagProgress } from "../core/dag_progress.ts";
 import { gateError, PeaksError, type Warning } from "../core/errors.ts";

@@ -92,6 +92,18 @@ Deno.test("no static import path leads from the entry point or any command to he
   assertEquals(importers, [{ from: fileUrl("lib/context/headroom.ts"), dynamic: true }]);
 });
 
+Deno.test("the status line loads no zod: its module and the flag parser reach no npm package but std", async () => {
+  const graph = await moduleGraph();
+  const reached = new Set([
+    ...staticClosure(graph, fileUrl("lib/session/statusline_render.ts")),
+    ...staticClosure(graph, fileUrl("lib/cli/parse.ts")),
+  ]);
+  const npm = [...reached].filter((s) =>
+    graph.modules.get(s)?.kind === "npm" || s.startsWith("npm:")
+  );
+  assertEquals(npm.filter((s) => !s.includes("deno-std")), []);
+});
+
 async function runWith(denoFlags: string[], args: string[], cwd: string, env = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [

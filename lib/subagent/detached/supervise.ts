@@ -1,4 +1,5 @@
-import { defineCommand, flag } from "../../cli/spec.ts";
+import { defineCommand } from "../../cli/spec.ts";
+import { flag } from "../../cli/flag.ts";
 import { DetachedInfoSchema, runNameFor } from "../../core/detached_runs.ts";
 import { PeaksError } from "../../core/errors.ts";
 import { resolveProject } from "../../core/project.ts";
