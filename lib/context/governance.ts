@@ -32,7 +32,7 @@ import type { Env } from "../core/ctx.ts";
 import { gateError, PeaksError, usageError, type Warning } from "../core/errors.ts";
 import type { IdeEntry } from "../core/ide.ts";
 import type { Project } from "../core/project.ts";
-import { type Preferences, readPreferences } from "../core/preferences.ts";
+import type { Preferences } from "../core/preferences.ts";
 import type { HeadroomResult } from "../core/headroom_result.ts";
 import {
   type BudgetVerdict,
@@ -44,7 +44,7 @@ import {
   THRESHOLDS,
   utf8Bytes,
 } from "./budget.ts";
-import { compressPrompt, headroomSettings, proxyModel, type SdkLoader } from "./headroom.ts";
+import type { SdkLoader } from "./headroom.ts";
 
 /** What a suggested re-run changes; the caller turns it into its own command line. */
 export interface RerunChange {
@@ -161,6 +161,8 @@ function budgetWarning(verdict: BudgetVerdict, suggestHeadroom: boolean): Warnin
  * headroom is skipped rather than guessed, and the dispatch is not blocked.
  */
 async function preferencesOrWarning(project: Project): Promise<Preferences | Warning> {
+  // Loaded only when headroom is asked for: most dispatches never read the preferences.
+  const { readPreferences } = await import("../core/preferences.ts");
   try {
     return await readPreferences(project);
   } catch (error) {
@@ -177,6 +179,7 @@ async function preferencesOrWarning(project: Project): Promise<Preferences | War
 }
 
 async function headroomEnabled(project: Project): Promise<boolean> {
+  const { readPreferences } = await import("../core/preferences.ts");
   try {
     return (await readPreferences(project)).headroom?.enabled !== false;
   } catch {
@@ -209,6 +212,7 @@ export async function governPrompt(request: GovernRequest): Promise<GovernOutcom
   if (preferences && "code" in preferences) {
     warnings.push(preferences);
   } else if (preferences) {
+    const { compressPrompt, headroomSettings, proxyModel } = await import("./headroom.ts");
     const settings = headroomSettings(request.env, preferences.headroom, request.headroomMode);
     if (!settings.enabled) {
       warnings.push({

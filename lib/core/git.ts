@@ -28,25 +28,61 @@ async function git(root: string, args: string[]): Promise<{ ok: boolean; out: st
   }
 }
 
-/** True when `dir` or one of its ancestors has a `.git` entry (a checkout, worktree or submodule). */
-async function insideCheckout(dir: string): Promise<boolean> {
+/** The nearest `.git` entry at or above `dir` (a checkout, worktree or submodule), if any. */
+async function findGitEntry(dir: string): Promise<{ path: string; isDirectory: boolean } | null> {
   let current = dir;
   while (true) {
     try {
-      await Deno.lstat(join(current, ".git"));
-      return true;
+      const path = join(current, ".git");
+      return { path, isDirectory: (await Deno.lstat(path)).isDirectory };
     } catch {
       const parent = dirname(current);
-      if (parent === current) return false;
+      if (parent === current) return null;
       current = parent;
     }
+  }
+}
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/**
+ * HEAD read straight from a plain `.git` folder (loose ref or packed-refs),
+ * which saves starting git on every dispatch. Undefined when the layout is
+ * anything else (a worktree's `.git` file, reftable): then git itself answers.
+ */
+async function readHeadFiles(gitDir: string): Promise<GitHead | null | undefined> {
+  try {
+    if (await Deno.lstat(join(gitDir, "reftable")).then(() => true, () => false)) return undefined;
+    const head = (await Deno.readTextFile(join(gitDir, "HEAD"))).trim();
+    if (SHA.test(head)) return { head, branch: "HEAD" };
+    const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1];
+    if (!ref || ref.split("/").includes("..")) return undefined;
+    const branch = ref.slice("refs/heads/".length);
+    const loose = await Deno.readTextFile(join(gitDir, ...ref.split("/"))).then(
+      (t) => t.trim(),
+      () => "",
+    );
+    if (SHA.test(loose)) return { head: loose, branch };
+    const packed = await Deno.readTextFile(join(gitDir, "packed-refs")).catch(() => "");
+    for (const line of packed.split("\n")) {
+      const [sha, name] = line.trim().split(" ");
+      if (name === ref && SHA.test(sha)) return { head: sha, branch };
+    }
+    return null; // a branch without commits yet
+  } catch {
+    return undefined;
   }
 }
 
 /** HEAD and branch of the repository at `root`; null outside a repository or before the first commit. */
 export async function readGitHead(root: string): Promise<GitHead | null> {
   // Starting a process costs a few milliseconds on every dispatch; skip it where git has nothing to say.
-  if (!(await insideCheckout(root))) return null;
+  const entry = await findGitEntry(root);
+  if (!entry) return null;
+  if (entry.isDirectory) {
+    const fromFiles = await readHeadFiles(entry.path);
+    if (fromFiles !== undefined) return fromFiles;
+  }
   const result = await git(root, ["rev-parse", "HEAD", "--abbrev-ref", "HEAD"]);
   if (!result.ok) return null;
   const [head, branch] = result.out.trim().split("\n");
@@ -88,7 +124,7 @@ export async function commitsSince(root: string, since: string): Promise<Commit[
  * Undefined outside a checkout or when git cannot answer. Reads only.
  */
 export async function untrackedPaths(root: string, names: string[]): Promise<string[] | undefined> {
-  if (!(await insideCheckout(root))) return undefined;
+  if (!(await findGitEntry(root))) return undefined;
   if (!names.length) return [];
   const result = await git(root, [
     "--literal-pathspecs",

@@ -1,0 +1,50 @@
+import { assertEquals } from "@std/assert";
+import { readGitHead } from "../../lib/core/git.ts";
+import { tempDir } from "../support/temp.ts";
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test("HEAD read from the .git folder matches what git says: loose, packed, detached, unborn, worktree", async () => {
+  await using dir = await tempDir();
+  await git(dir.path, "init", "-q", "-b", "main");
+  assertEquals(await readGitHead(dir.path), null, "no commit yet");
+  await git(dir.path, "commit", "-q", "--allow-empty", "-m", "one");
+  const first = await git(dir.path, "rev-parse", "HEAD");
+  assertEquals(await readGitHead(dir.path), { head: first, branch: "main" });
+
+  await git(dir.path, "pack-refs", "--all");
+  assertEquals(await readGitHead(dir.path), { head: first, branch: "main" }, "packed ref");
+
+  await git(dir.path, "commit", "-q", "--allow-empty", "-m", "two");
+  const second = await git(dir.path, "rev-parse", "HEAD");
+  assertEquals(
+    await readGitHead(dir.path),
+    { head: second, branch: "main" },
+    "loose ref after packing",
+  );
+
+  await git(dir.path, "checkout", "-q", "--detach", first);
+  assertEquals(await readGitHead(dir.path), { head: first, branch: "HEAD" }, "detached");
+
+  await Deno.mkdir(`${dir.path}/sub/deeper`, { recursive: true });
+  assertEquals((await readGitHead(`${dir.path}/sub/deeper`))?.head, first, "from a sub-folder");
+
+  await using other = await tempDir();
+  await git(dir.path, "worktree", "add", "-q", "-b", "side", `${other.path}/wt`, second);
+  assertEquals(
+    await readGitHead(`${other.path}/wt`),
+    { head: second, branch: "side" },
+    "a worktree asks git",
+  );
+
+  await using none = await tempDir();
+  assertEquals(await readGitHead(none.path), null);
+});
