@@ -61,7 +61,8 @@ export function commandWords(text: string): string[] {
   const words: string[] = [];
   for (const match of text.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) {
     const word = match[1] ?? match[2] ?? match[3];
-    if (match[3] && /^(\||>|>>|2>|&&|;|#)/.test(match[3])) break;
+    // Shell syntax ends the peaks words (`\|` is a pipe escaped inside a Markdown table).
+    if (match[3] && /^(\\?\||>|>>|2>|&&|;|#)/.test(match[3])) break;
     words.push(word);
   }
   return words;
@@ -83,6 +84,7 @@ export async function checkMention(mention: CommandMention): Promise<string | un
   const words = commandWords(mention.text).slice(1);
   if (words.length === 0 || isPlaceholder(words[0])) return undefined;
   const globals = splitGlobals(words);
+  if (globals.rest.length === 0 && (globals.version || globals.help)) return undefined;
   const found = findCommand(globals.rest);
   if (!found && words.length === 1 && isGroup(words[0])) return undefined;
   if (!found) return `no command "${words.slice(0, 2).join(" ")}"`;
@@ -93,6 +95,7 @@ export async function checkMention(mention: CommandMention): Promise<string | un
   const spec: AnyCommand = (await found.entry.load()).default;
   const flags = spec.flags as FlagDefs;
   const argv: string[] = [];
+  let positional = 0;
   for (let i = 0; i < tail.length; i++) {
     const word = tail[i];
     const name = word.startsWith("--") ? word.slice(2).split("=")[0] : undefined;
@@ -103,7 +106,13 @@ export async function checkMention(mention: CommandMention): Promise<string | un
       i++;
       continue;
     }
-    argv.push(isPlaceholder(word) ? "x1" : word);
+    if (!word.startsWith("-")) {
+      // A placeholder for an argument with a closed set of values stands for one of them.
+      const arg = spec.args?.[Math.min(positional++, (spec.args?.length ?? 1) - 1)];
+      argv.push(isPlaceholder(word) ? (arg?.values?.[0] ?? "x1") : word);
+      continue;
+    }
+    argv.push(word);
   }
   try {
     parseCommandArgs(spec, argv);
@@ -124,6 +133,31 @@ export function citedPaths(text: string): string[] {
     cited.add(match[1]);
   }
   return [...cited];
+}
+
+/**
+ * A usage synopsis rather than a command line: optional parts in brackets,
+ * alternatives with `|`, or an ellipsis standing for the rest.
+ */
+export function isSynopsis(text: string): boolean {
+  return /\[[^\]]*\]|\S\|\S|…|\.\.\./.test(text);
+}
+
+/**
+ * The documentation's contract: every command line in the pages parses;
+ * synopses (brackets, alternatives, ellipses) and the listed phrases that
+ * merely quote text are skipped.
+ */
+export async function checkDocs(files: Array<{ file: string; text: string }>, quoted: string[]) {
+  const problems: ContractProblem[] = [];
+  for (const { file, text } of files) {
+    for (const mention of commandMentions(file, text)) {
+      if (isSynopsis(mention.text) || quoted.includes(mention.text)) continue;
+      const problem = await checkMention(mention);
+      if (problem) problems.push({ ...mention, problem });
+    }
+  }
+  return problems;
 }
 
 /** Runs the whole contract over a skills tree; an empty list means it holds. */
