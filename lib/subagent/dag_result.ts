@@ -187,6 +187,23 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
   };
 }
 
+/** The fields shared by the two answers that send nothing (complete, drained). */
+function idleEnvelope(batchId: string, analysis: DagAnalysis, dagPath: string) {
+  return {
+    envelopeVersion: DAG_ENVELOPE_VERSION,
+    batchId,
+    dag: { path: dagPath, nodes: analysis.dag.nodes.length, edges: analysis.edgeCount },
+    level: null,
+    levelsTotal: analysis.levels.length,
+    remainingLevels: 0,
+    dispatchCount: 0,
+    toolCalls: [],
+    dispatchRecordPaths: [],
+    artifactsPublicPaths: [],
+    nextCall: null,
+  };
+}
+
 /** Every node of the DAG is done: nothing to send. */
 export function completeResult(
   session: SessionContext,
@@ -196,17 +213,7 @@ export function completeResult(
 ): CommandResult {
   return {
     data: {
-      envelopeVersion: DAG_ENVELOPE_VERSION,
-      batchId,
-      dag: { path: dagPath, nodes: analysis.dag.nodes.length, edges: analysis.edgeCount },
-      level: null,
-      levelsTotal: analysis.levels.length,
-      remainingLevels: 0,
-      dispatchCount: 0,
-      toolCalls: [],
-      dispatchRecordPaths: [],
-      artifactsPublicPaths: [],
-      nextCall: null,
+      ...idleEnvelope(batchId, analysis, dagPath),
       complete: true,
       projectRoot: session.project.root,
       instructions: ["Every node of this DAG is done; nothing was dispatched."],
@@ -227,17 +234,7 @@ export function drainedResult(
   const waiting = waitingRows(session.project, analysis, decision.waiting);
   return {
     data: {
-      envelopeVersion: DAG_ENVELOPE_VERSION,
-      batchId,
-      dag: { path: dagPath, nodes: analysis.dag.nodes.length, edges: analysis.edgeCount },
-      level: null,
-      levelsTotal: analysis.levels.length,
-      remainingLevels: 0,
-      dispatchCount: 0,
-      toolCalls: [],
-      dispatchRecordPaths: [],
-      artifactsPublicPaths: [],
-      nextCall: null,
+      ...idleEnvelope(batchId, analysis, dagPath),
       complete: false,
       waiting,
       projectRoot: session.project.root,

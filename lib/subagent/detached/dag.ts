@@ -8,9 +8,9 @@
 import type { Ctx } from "../../core/ctx.ts";
 import { runNameFor } from "../../core/detached_runs.ts";
 import { PeaksError, type Warning } from "../../core/errors.ts";
-import { ideById, type IdeEntry } from "../../core/ide.ts";
 import { withLock } from "../../core/lock.ts";
 import { displayPath } from "../../core/paths.ts";
+import type { IdeEntry } from "../../core/ide.ts";
 import type { Project } from "../../core/project.ts";
 import { callerIdFromEnv } from "../../core/presence.ts";
 import { recordFileOf } from "../../core/record_names.ts";
@@ -23,7 +23,7 @@ import type { DetachedDispatchFlags } from "./input.ts";
 import { composeDetachedPrompt } from "./prompt.ts";
 import { failRecord, modeWords } from "./refusals.ts";
 import { startSupervisor } from "./spawn.ts";
-import { VENDOR_CLI } from "./vendor_cli.ts";
+import { VENDOR_CLI, vendorIde } from "./vendor_cli.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
@@ -41,10 +41,6 @@ export interface DagDetached {
   start(
     written: WrittenDispatch[],
   ): Promise<Array<{ record: string; runDir: string; pid: number }>>;
-}
-
-function vendorIde(vendor: Vendor): IdeEntry {
-  return ideById(vendor === "claude" ? "claude-code" : vendor) ?? ideById("unknown")!;
 }
 
 /**

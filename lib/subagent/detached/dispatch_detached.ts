@@ -8,7 +8,6 @@ import type { CommandResult } from "../../cli/spec.ts";
 import type { Ctx } from "../../core/ctx.ts";
 import { runNameFor } from "../../core/detached_runs.ts";
 import { PeaksError } from "../../core/errors.ts";
-import { ideById, type IdeEntry } from "../../core/ide.ts";
 import { withLock } from "../../core/lock.ts";
 import { displayPath } from "../../core/paths.ts";
 import { callerIdFromEnv } from "../../core/presence.ts";
@@ -29,7 +28,7 @@ import {
 } from "./refusals.ts";
 import { startSupervisor } from "./spawn.ts";
 import type { BudgetFor, DetachedInput } from "./input.ts";
-import { VENDOR_CLI } from "./vendor_cli.ts";
+import { VENDOR_CLI, vendorIde } from "./vendor_cli.ts";
 
 export const DETACHED_ETA_SECONDS = 60;
 
@@ -37,11 +36,6 @@ const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
 export function detachedHint(vendor: string, rid: string): string {
   return `⏳ Spawning detached sub-agent via ${vendor}: rid=${rid} (ETA ~${DETACHED_ETA_SECONDS}s)`;
-}
-
-/** The vendor's own context window judges the prompt (claude runs with claude-code's). */
-function vendorIde(vendor: Vendor): IdeEntry {
-  return ideById(vendor === "claude" ? "claude-code" : vendor) ?? ideById("unknown")!;
 }
 
 export async function dispatchDetached(

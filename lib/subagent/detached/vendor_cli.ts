@@ -6,6 +6,7 @@
  * `run` takes its message as an argument, so its prompt is capped to keep
  * the command line within OS limits.
  */
+import { ideById, type IdeEntry } from "../../core/ide.ts";
 import type { Vendor } from "../../core/vendors.ts";
 
 const KiB = 1024;
@@ -64,4 +65,9 @@ export function invocation(vendor: Vendor, prompt: string): Invocation {
   return cli.input === "stdin"
     ? { args: cli.args(null), stdin: prompt }
     : { args: cli.args(prompt), stdin: null };
+}
+
+/** The vendor's own context window judges the prompt (claude runs with claude-code's). */
+export function vendorIde(vendor: Vendor): IdeEntry {
+  return ideById(vendor === "claude" ? "claude-code" : vendor) ?? ideById("unknown")!;
 }
