@@ -3,11 +3,11 @@
  * envelopes and never exit; everything they throw ends up here.
  */
 import { type PeaksError, usageError } from "../core/errors.ts";
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { printable } from "../core/ids.ts";
 import { COMMANDS, dottedName, findCommand, groupCommands, isGroup } from "./table.ts";
 import { type Split, splitGlobals } from "./globals.ts";
-import { nearest } from "./suggest.ts";
+import { nearest } from "../core/command/suggest.ts";
 import {
   failure,
   renderData,
@@ -17,7 +17,7 @@ import {
   writeHumanWarnings,
   writeJson,
 } from "./envelope.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "../core/command/build.ts";
 
 async function fail(ctx: Ctx, command: string, error: unknown): Promise<number> {
   const peaksError = toPeaksError(error);

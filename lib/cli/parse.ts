@@ -1,8 +1,8 @@
 import { parseArgs } from "../core/std.ts";
 import { usageError } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
-import type { AnyCommand, CommandSpec, FlagDef, FlagDefs, Input } from "./spec.ts";
-import { nearest } from "./suggest.ts";
+import type { AnyCommand, CommandSpec, FlagDef, FlagDefs, Input } from "../core/command/spec.ts";
+import { nearest } from "../core/command/suggest.ts";
 import { GLOBAL_FLAGS, splitToken } from "./globals.ts";
 
 function flagList(flags: FlagDefs): string {

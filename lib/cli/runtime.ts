@@ -1,5 +1,5 @@
 /** The real process around the kernel: stdio, env, clock. Tests build their own Ctx. */
-import type { Ctx, Env, Input, Output } from "../core/ctx.ts";
+import type { Ctx, Env, Input, Output } from "../core/command/ctx.ts";
 
 const encoder = new TextEncoder();
 

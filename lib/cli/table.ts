@@ -4,7 +4,7 @@
  * `deno compile` still embeds every module. Help for groups and the command
  * list comes from here without loading any command.
  */
-import type { AnyCommand } from "./spec.ts";
+import type { AnyCommand } from "../core/command/spec.ts";
 
 export interface CommandEntry {
   /** Words as typed: "sub-agent dispatch". */

@@ -1,5 +1,5 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { guardFlagPath, resolveProject } from "../core/project.ts";
 import { detectIde, IDE_IDS } from "../core/ide.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";

@@ -1,5 +1,5 @@
 /** The prompt-budget flags, declared once for `context check` and `sub-agent dispatch`. */
-import { flag } from "../cli/flag.ts";
+import { flag } from "../core/command/flag.ts";
 import { HEADROOM_MODES } from "../core/preferences.ts";
 
 export const governanceFlags = {

@@ -28,7 +28,7 @@
  * warnings and the original prompt goes on. The SDK is imported only when
  * `useHeadroom` is true and the preferences allow it.
  */
-import type { Env } from "../core/ctx.ts";
+import type { Env } from "../core/command/ctx.ts";
 import { gateError, PeaksError, usageError, type Warning } from "../core/errors.ts";
 import type { IdeEntry } from "../core/ide.ts";
 import type { Project } from "../core/project.ts";

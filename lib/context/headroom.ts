@@ -6,7 +6,7 @@
  * blocks a dispatch and never throws.
  */
 import { z } from "../core/zod.ts";
-import type { Env } from "../core/ctx.ts";
+import type { Env } from "../core/command/ctx.ts";
 import type { Warning } from "../core/errors.ts";
 import type { HeadroomPreferencesSchema } from "../core/preferences.ts";
 import type { HeadroomResult } from "../core/headroom_result.ts";

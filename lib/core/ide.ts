@@ -2,7 +2,7 @@
  * The IDE table: one entry per agent host. Dispatch, the prompt budget and
  * detection all read it; adding an IDE is adding one entry here.
  */
-import type { Env } from "./ctx.ts";
+import type { Env } from "./command/ctx.ts";
 import { join } from "./std.ts";
 
 export interface IdeEntry {

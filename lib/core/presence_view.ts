@@ -2,7 +2,7 @@
  * The zod-free half of presence: context tiers, caller ids and the header,
  * for `statusline render`, which must stay fast and never load zod.
  */
-import type { Env } from "./ctx.ts";
+import type { Env } from "./command/ctx.ts";
 import { isValidId } from "./ids.ts";
 import type { ContextReading, Presence, PresenceMode } from "./presence.ts";
 

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from "./std.ts";
 import { isNotFound, PeaksError } from "./errors.ts";
-import type { Ctx } from "./ctx.ts";
+import type { Ctx } from "./command/ctx.ts";
 import { type Layout, PEAKS_DIR, projectLayout } from "./paths.ts";
 import { type GuardOptions, guardPath } from "./guard.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "./zod.ts";
 import { isNotFound, PeaksError } from "./errors.ts";
 import { isValidId, printable } from "./ids.ts";
-import type { Ctx } from "./ctx.ts";
+import type { Ctx } from "./command/ctx.ts";
 import { type Project, resolveProject } from "./project.ts";
 import { readValidated, updateJson } from "./store.ts";
 import { commandLine, shellQuote } from "./shell.ts";

@@ -3,7 +3,7 @@
  * of them are installed (found on PATH; on Windows with PATHEXT, so npm's
  * `.cmd` shims count).
  */
-import type { Env } from "./ctx.ts";
+import type { Env } from "./command/ctx.ts";
 import { join } from "./std.ts";
 
 export const VENDORS = ["claude", "codex", "copilot", "gemini", "opencode"] as const;

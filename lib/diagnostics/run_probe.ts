@@ -5,7 +5,7 @@
  * command gives (PERMISSION_DENIED). A program the permission set allows is
  * reported, never started.
  */
-import { defineCommand } from "../cli/spec.ts";
+import { defineCommand } from "../core/command/spec.ts";
 import { isNotFound, PeaksError, usageError } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
 

@@ -5,7 +5,7 @@
  * refuses to answer is reported as unknown, never a crash.
  */
 import { isCompiled } from "../cli/runtime.ts";
-import { VERSION } from "../cli/version.ts";
+import { VERSION } from "../core/command/build.ts";
 import { findOnPath, VENDORS } from "../core/vendors.ts";
 import type { Check, CheckOutcome, Finding } from "./model.ts";
 

@@ -2,7 +2,7 @@
  * What a doctor check returns, and the wrapper that keeps one broken check
  * from taking the others down: whatever a check throws becomes a finding.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { PeaksError } from "../core/errors.ts";
 import type { Project } from "../core/project.ts";
 

@@ -1,5 +1,5 @@
 /** Computing and writing a preferences change; `set` and `reset` share it. */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { PeaksError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/paths.ts";
 import {

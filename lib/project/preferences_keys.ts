@@ -8,7 +8,7 @@ import { usageError } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
 import { type Preferences, PreferencesSchema } from "../core/preferences.ts";
 import { describeIssues } from "../core/store.ts";
-import { nearest } from "../cli/suggest.ts";
+import { nearest } from "../core/command/suggest.ts";
 
 export type KeyKind = "enum" | "boolean" | "string" | "url" | "object" | "other";
 

@@ -1,5 +1,5 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { assertId } from "../core/ids.ts";
 import { resolveProject } from "../core/project.ts";
 import { findKey, getAt, parseValue } from "./preferences_keys.ts";

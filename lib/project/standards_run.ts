@@ -4,9 +4,9 @@
  * generic for a legacy project (STANDARDS_GENERIC, exit 3), and write only
  * with --apply.
  */
-import { flag } from "../cli/flag.ts";
-import type { CommandResult } from "../cli/spec.ts";
-import type { Ctx } from "../core/ctx.ts";
+import { flag } from "../core/command/flag.ts";
+import type { CommandResult } from "../core/command/spec.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { type Project, resolveProject } from "../core/project.ts";
 import { readScanResult, type ScanResult } from "../core/scan_result.ts";
 import { checkStandardsBlock } from "../core/standards_block.ts";

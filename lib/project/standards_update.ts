@@ -1,4 +1,4 @@
-import { defineCommand } from "../cli/spec.ts";
+import { defineCommand } from "../core/command/spec.ts";
 import { runStandards, standardsFlags } from "./standards_run.ts";
 
 export default defineCommand({

@@ -7,7 +7,7 @@
  * the top of .peaks/, .peaks/.active-skill.json, .peaks/.session.json).
  */
 import { join } from "../core/std.ts";
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import type { Project } from "../core/project.ts";
 import { displayPath } from "../core/paths.ts";
 import { isNotFound } from "../core/errors.ts";

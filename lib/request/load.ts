@@ -1,6 +1,6 @@
 /** What every request command shares: its flags, the session, reading one request. */
-import { flag } from "../cli/flag.ts";
-import type { Ctx } from "../core/ctx.ts";
+import { flag } from "../core/command/flag.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { isNotFound, PeaksError } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/paths.ts";

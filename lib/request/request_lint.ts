@@ -1,4 +1,4 @@
-import { defineCommand } from "../cli/spec.ts";
+import { defineCommand } from "../core/command/spec.ts";
 import { lintText } from "../core/lint.ts";
 import { BLOCKED, nextState } from "./graph.ts";
 import {

@@ -1,4 +1,4 @@
-import { defineCommand } from "../cli/spec.ts";
+import { defineCommand } from "../core/command/spec.ts";
 import { allowedTargets, BLOCKED, needsConfirm } from "./graph.ts";
 import { readHistory } from "../core/request_history.ts";
 import { lintText } from "../core/lint.ts";

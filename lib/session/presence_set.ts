@@ -1,5 +1,5 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { openSession, touchSession } from "../core/session.ts";
 import { callerIdFromEnv, PRESENCE_MODES, setPresence } from "../core/presence.ts";
 import { displayPath } from "../core/paths.ts";

@@ -1,4 +1,4 @@
-import { defineCommand } from "../cli/spec.ts";
+import { defineCommand } from "../core/command/spec.ts";
 import { resolveProject } from "../core/project.ts";
 import { assertId, printable } from "../core/ids.ts";
 import { isNotFound, PeaksError, usageError } from "../core/errors.ts";

@@ -1,7 +1,7 @@
 /** Shared by `statusline install` and `statusline uninstall`. */
-import { flag } from "../cli/flag.ts";
-import type { CommandResult } from "../cli/spec.ts";
-import type { Ctx } from "../core/ctx.ts";
+import { flag } from "../core/command/flag.ts";
+import type { CommandResult } from "../core/command/spec.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { resolveProject } from "../core/project.ts";
 import { assertNotSymlink, guardPath } from "../core/guard.ts";
 import { gateError, isNotFound, PeaksError } from "../core/errors.ts";

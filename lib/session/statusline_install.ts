@@ -1,4 +1,4 @@
-import { defineCommand } from "../cli/spec.ts";
+import { defineCommand } from "../core/command/spec.ts";
 import { editStatusline, statuslineFlags } from "./statusline_edit.ts";
 
 export default defineCommand({

@@ -1,5 +1,5 @@
-import { defineCommand } from "../cli/spec.ts";
-import type { Ctx } from "../core/ctx.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { resolveProject } from "../core/project.ts";
 import { isValidId } from "../core/ids.ts";
 import type { ContextReading } from "../core/presence.ts";

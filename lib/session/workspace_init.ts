@@ -1,5 +1,5 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { resolveProject } from "../core/project.ts";
 import { assertId, newSessionId } from "../core/ids.ts";
 import { displayPath } from "../core/paths.ts";

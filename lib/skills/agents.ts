@@ -6,7 +6,7 @@
  * folder (project) and `~/.agents/skills` (user), so peaks installs there
  * once and reports it for each of them.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { PeaksError } from "../core/errors.ts";
 import { join } from "../core/std.ts";
 import { resolveProject } from "../core/project.ts";

@@ -1,8 +1,8 @@
 /** Carries out `skills install` in one skills folder: plan, refuse conflicts, write, record. */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { gateError } from "../core/errors.ts";
 import { writeFileAtomic } from "../core/atomic.ts";
-import { VERSION } from "../cli/version.ts";
+import { VERSION } from "../core/command/build.ts";
 import type { AgentId, InstallRoot } from "./agents.ts";
 import {
   type FileAction,

@@ -5,7 +5,7 @@
  */
 import { isNotFound, PeaksError } from "../core/errors.ts";
 import { DEFAULT_LOCK_TIMEOUT_MS } from "../core/lock.ts";
-import type { Env } from "../core/ctx.ts";
+import type { Env } from "../core/command/ctx.ts";
 import { join } from "../core/std.ts";
 import type { InstallRoot } from "./agents.ts";
 import { entryKind } from "./tree.ts";

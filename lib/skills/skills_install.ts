@@ -1,7 +1,7 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import type { Warning } from "../core/errors.ts";
-import { VERSION } from "../cli/version.ts";
+import { VERSION } from "../core/command/build.ts";
 import { installIntoRoot, type RootInstallReport } from "./install.ts";
 import { readSkillsSource } from "./source.ts";
 import { repairCommands, resolveTargets, skillsCommand, writeFlags } from "./targets.ts";

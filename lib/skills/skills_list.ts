@@ -1,4 +1,4 @@
-import { defineCommand } from "../cli/spec.ts";
+import { defineCommand } from "../core/command/spec.ts";
 import type { Warning } from "../core/errors.ts";
 import { readRootState, type RootState } from "./inspect.ts";
 import { readSkillsSource, type SkillsSource } from "./source.ts";

@@ -1,4 +1,4 @@
-import { defineCommand } from "../cli/spec.ts";
+import { defineCommand } from "../core/command/spec.ts";
 import { gateError } from "../core/errors.ts";
 import { driftOf, readRootState, type RootState } from "./inspect.ts";
 import { readSkillsSource } from "./source.ts";

@@ -5,7 +5,7 @@
  * layout); the copy compiled into the binary. Under `deno run` the
  * repository's own `skills/` stands in for the last two.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { gateError, isNotFound, PeaksError } from "../core/errors.ts";
 import { dirname, fromFileUrl, join, resolve } from "../core/std.ts";
 import { isCompiled } from "../cli/runtime.ts";

@@ -1,6 +1,6 @@
 /** Flags and target resolution shared by the four `skills` commands. */
-import { flag } from "../cli/flag.ts";
-import type { Ctx } from "../core/ctx.ts";
+import { flag } from "../core/command/flag.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { commandLine } from "../core/shell.ts";
 import {
   AGENT_CHOICES,

@@ -4,7 +4,7 @@
  * anything the manifest does not list, and removes the folders peaks created
  * once they are empty.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { isNotFound } from "../core/errors.ts";
 import type { AgentId, InstallRoot } from "./agents.ts";
 import { type Manifest, manifestPath, readManifest, writeManifest } from "./manifest.ts";

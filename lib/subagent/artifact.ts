@@ -1,5 +1,5 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { PeaksError, usageError } from "../core/errors.ts";
 import { displayPath } from "../core/paths.ts";
 import { guardFlagPath, resolveProject } from "../core/project.ts";

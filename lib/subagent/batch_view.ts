@@ -1,5 +1,5 @@
 /** What `status` and `watch` share: which batch, which label, and the rows shown for it. */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { batchCounts, batchStatusLine, type MemberView } from "../core/batch_status.ts";
 import { listBatchFiles } from "../core/batches.ts";
 import { assertId } from "../core/ids.ts";

@@ -4,7 +4,7 @@
  * and DAG dispatch share it; each says how to repeat itself with a change,
  * so refusals and suggestions are commands that run as written.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import type { IdeEntry } from "../core/ide.ts";
 import type { Project } from "../core/project.ts";
 import { commandLine } from "../core/shell.ts";

@@ -5,8 +5,8 @@
  * next wave through the single-dispatch pipeline: compose, prompt budget,
  * record, tool call. All records of a wave join the batch under one lock.
  */
-import type { CommandResult } from "../cli/spec.ts";
-import type { Ctx } from "../core/ctx.ts";
+import type { CommandResult } from "../core/command/spec.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { DAG_MAX_BYTES, type DagAnalysis, dagHash, type DagNode, parseDag } from "../core/dag.ts";
 import { type NodeProgress, readDagProgress } from "../core/dag_progress.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";

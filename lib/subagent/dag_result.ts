@@ -3,7 +3,7 @@
  * only ever inside `toolCalls[i].args.prompt`), where the DAG stands, one
  * visible hint for the whole fan-out, and the command for the next wave.
  */
-import type { CommandResult } from "../cli/spec.ts";
+import type { CommandResult } from "../core/command/spec.ts";
 import { BATCH_SOFT_LIMIT } from "../core/batches.ts";
 import type { DagAnalysis } from "../core/dag.ts";
 import type { Warning } from "../core/errors.ts";

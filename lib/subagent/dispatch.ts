@@ -1,5 +1,5 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { BATCH_SOFT_LIMIT } from "../core/batches.ts";
 import type { Warning } from "../core/errors.ts";
 import { readGitHead } from "../core/git.ts";

@@ -3,7 +3,7 @@
  * whole batch, or every stale / never-started record of the session. A
  * broken record in a batch is skipped and reported, never a blocker.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { readBatch } from "../core/batches.ts";
 import { PeaksError, usageError } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";

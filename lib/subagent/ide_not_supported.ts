@@ -5,7 +5,7 @@
  * work inline. The replayed command reads the prompt from a file, so a
  * prompt that came through stdin is saved first.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { type Replay, replayPlan } from "./replay.ts";
 import { gateError, type PeaksError } from "../core/errors.ts";
 import type { IdeEntry } from "../core/ide.ts";

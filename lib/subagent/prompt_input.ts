@@ -4,7 +4,7 @@
  * so prompts far larger than one shell argument work. The only size rule
  * here is a safety cap; the prompt budget is a separate, later check.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { gateError, usageError } from "../core/errors.ts";
 import { guardFlagPath, type Project } from "../core/project.ts";
 

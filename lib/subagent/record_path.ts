@@ -4,7 +4,7 @@
  * the project root when it starts with `.peaks/`, as envelopes print it) or
  * as the bare record file name, which is looked up in the session folders.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { guardFlagPath, type Project } from "../core/project.ts";
 import { guardPath } from "../core/guard.ts";
 import { isNotFound, usageError } from "../core/errors.ts";

@@ -4,7 +4,7 @@
  * passed as a file: one that came inline or through stdin is saved under
  * the session first, so the prompt text never appears in a command line.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { fileTimestamp } from "../core/ids.ts";
 import { displayPath } from "../core/paths.ts";
 import type { Project } from "../core/project.ts";

@@ -4,7 +4,7 @@
  * Each source is optional; a missing one is reported as unknown, and a
  * broken one becomes a warning rather than a failed dispatch.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { PeaksError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/paths.ts";
 import type { Project } from "../core/project.ts";

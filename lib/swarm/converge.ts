@@ -1,5 +1,5 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { readChannel } from "../core/channel.ts";
 import { type DagBatchState, readDagProgress } from "../core/dag_progress.ts";
 import { gateError, PeaksError, type Warning } from "../core/errors.ts";

@@ -1,5 +1,5 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { writeJsonAtomic } from "../core/atomic.ts";
 import { readBatch } from "../core/batches.ts";
 import { dagHash, parseDag } from "../core/dag.ts";

@@ -3,7 +3,7 @@
  * and body shape it), the workflow mode, and the project scan's frontendOnly.
  * A broken scan or preferences file is a warning, never a failed plan.
  */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { gateError, PeaksError, type Warning } from "../core/errors.ts";
 import { readPreferences } from "../core/preferences.ts";
 import {

@@ -1,4 +1,4 @@
-import { defineCommand } from "../spec.ts";
+import { defineCommand } from "../../core/command/spec.ts";
 import { buildCompletionModel, type CompletionModel } from "./model.ts";
 import { bashScript } from "./bash.ts";
 

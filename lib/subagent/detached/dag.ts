@@ -5,7 +5,7 @@
  * vendor, the resource budget for the whole wave, each node's detached plan
  * and prompt cap, and the supervisors once the records exist.
  */
-import type { Ctx } from "../../core/ctx.ts";
+import type { Ctx } from "../../core/command/ctx.ts";
 import { runNameFor } from "../../core/detached_runs.ts";
 import { PeaksError, type Warning } from "../../core/errors.ts";
 import { withLock } from "../../core/lock.ts";

@@ -4,8 +4,8 @@
  * call, then the resource budget and a supervisor that runs the vendor CLI.
  * The command answers as soon as the supervisor holds its lease.
  */
-import type { CommandResult } from "../../cli/spec.ts";
-import type { Ctx } from "../../core/ctx.ts";
+import type { CommandResult } from "../../core/command/spec.ts";
+import type { Ctx } from "../../core/command/ctx.ts";
 import { runNameFor } from "../../core/detached_runs.ts";
 import { PeaksError } from "../../core/errors.ts";
 import { withLock } from "../../core/lock.ts";

@@ -4,8 +4,8 @@
  * the sub-agent or by finalize keeps its status), then exit.json and the
  * final status.json. The caller removes the pid file afterwards.
  */
-import { formatDuration } from "../../cli/spec.ts";
-import type { Ctx } from "../../core/ctx.ts";
+import { formatDuration } from "../../core/command/spec.ts";
+import type { Ctx } from "../../core/command/ctx.ts";
 import { runFile, type RunStatus } from "../../core/detached_runs.ts";
 import { applyBeat } from "../../core/heartbeat_update.ts";
 import { lastProgress } from "../../core/liveness.ts";

@@ -1,5 +1,5 @@
 /** The dispatch flags of detached mode, declared once; loaded by every dispatch, so kept tiny. */
-import { flag } from "../../cli/flag.ts";
+import { flag } from "../../core/command/flag.ts";
 import { usageError } from "../../core/errors.ts";
 import { VENDORS } from "../../core/vendors.ts";
 

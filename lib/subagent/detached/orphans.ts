@@ -4,8 +4,8 @@
  * changes nothing; `--kill`, a user decision, stops the live ones through
  * their stop file and reconciles the dead ones.
  */
-import type { CommandResult } from "../../cli/spec.ts";
-import type { Ctx } from "../../core/ctx.ts";
+import type { CommandResult } from "../../core/command/spec.ts";
+import type { Ctx } from "../../core/command/ctx.ts";
 import { reconcileRun } from "../../core/detached_runs.ts";
 import {
   listOrphans,

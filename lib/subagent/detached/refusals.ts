@@ -3,8 +3,8 @@
  * installed, a prompt too large for a vendor that takes it as an argument,
  * and the record marked failed when the run could not start after all.
  */
-import { formatDuration } from "../../cli/spec.ts";
-import type { Ctx } from "../../core/ctx.ts";
+import { formatDuration } from "../../core/command/spec.ts";
+import type { Ctx } from "../../core/command/ctx.ts";
 import { gateError, PeaksError } from "../../core/errors.ts";
 import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../../core/records.ts";
 import { isTerminal } from "../../core/record_names.ts";

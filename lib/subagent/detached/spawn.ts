@@ -4,7 +4,7 @@
  * knows it really runs before answering. The wait is bounded; a supervisor
  * that exits or never takes its lease is a start failure.
  */
-import type { Ctx } from "../../core/ctx.ts";
+import type { Ctx } from "../../core/command/ctx.ts";
 import { probeLease, runFile } from "../../core/detached_runs.ts";
 import { PeaksError } from "../../core/errors.ts";
 

@@ -6,7 +6,7 @@
  * out write the record's outcome, exit.json and the final status.json
  * before removing the pid file last.
  */
-import type { Ctx } from "../../core/ctx.ts";
+import type { Ctx } from "../../core/command/ctx.ts";
 import type { DetachedInfo, RunStatus } from "../../core/detached_runs.ts";
 import { applyBeat } from "../../core/heartbeat_update.ts";
 import type { Project } from "../../core/project.ts";

@@ -3,8 +3,8 @@
  * checks, `--help`, shell completions and the skills' contract tests.
  */
 import type { z } from "zod";
-import type { Ctx } from "../core/ctx.ts";
-import type { Warning } from "../core/errors.ts";
+import type { Ctx } from "./ctx.ts";
+import type { Warning } from "../errors.ts";
 
 export type FlagKind = "string" | "boolean" | "list";
 

@@ -3,7 +3,7 @@
  * value. Kept apart from spec.ts so a command without flags (the status
  * line) never loads zod.
  */
-import { z } from "../core/zod.ts";
+import { z } from "../zod.ts";
 import { type FlagDef, formatDuration, parseDuration } from "./spec.ts";
 
 interface Common {
