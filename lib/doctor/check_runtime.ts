@@ -4,8 +4,7 @@
  * kinds peaks uses (never assumed from deno.json). A question the runtime
  * refuses to answer is reported as unknown, never a crash.
  */
-import { isCompiled } from "../cli/runtime.ts";
-import { VERSION } from "../core/command/build.ts";
+import { isCompiled, VERSION } from "../core/command/build.ts";
 import { findOnPath, VENDORS } from "../core/vendors.ts";
 import type { Check, CheckOutcome, Finding } from "./model.ts";
 

@@ -1,6 +1,5 @@
-import { isCompiled } from "../cli/runtime.ts";
 import { defineCommand } from "../core/command/spec.ts";
-import { VERSION } from "../core/command/build.ts";
+import { isCompiled, VERSION } from "../core/command/build.ts";
 import { resolveProject } from "../core/project.ts";
 import { detachedCheck } from "./check_detached.ts";
 import { recordsCheck } from "./check_records.ts";

@@ -8,7 +8,7 @@
 import type { Ctx } from "../core/command/ctx.ts";
 import { gateError, isNotFound, PeaksError } from "../core/errors.ts";
 import { dirname, fromFileUrl, join, resolve } from "../core/std.ts";
-import { isCompiled } from "../cli/runtime.ts";
+import { isCompiled } from "../core/command/build.ts";
 import { checkSkillFile, SKILL_NAME_PATTERN, type SkillIssue } from "./frontmatter.ts";
 import { isSafeRelPath, resolveRel, sha256Hex, walkTree } from "./tree.ts";
 
