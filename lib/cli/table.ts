@@ -253,7 +253,11 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "completions",
     summary: "Print a shell completion script: bash, zsh, fish or powershell.",
-    load: () => import("./completions/command.ts"),
+    // Completions describe the table itself, so the table hands itself over instead of being imported.
+    load: () =>
+      import("./completions/command.ts").then((m) => ({
+        default: m.completionsCommand(COMMANDS, GROUPS),
+      })),
   },
   {
     name: "debug run-probe",
