@@ -1,5 +1,5 @@
 import { PeaksError, type Warning } from "../core/errors.ts";
-import { redact, redactDeep } from "../core/redact.ts";
+import { redact, redactDeep } from "./redact.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 
 export interface SuccessEnvelope {

@@ -1,13 +1,18 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { guardFlagPath, resolveProject } from "../core/project.ts";
-import { detectIde, IDE_IDS } from "../core/ide.ts";
+import { guardFlagPath, resolveProject } from "../core/project/project.ts";
+import { detectIde, IDE_IDS } from "../core/ide/ide.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
+import { displayPath } from "../core/project/paths.ts";
 import { commandLine } from "../core/shell.ts";
-import { PROMPT_HARD_LIMIT_BYTES, THRESHOLDS } from "./budget.ts";
-import { assertUnderHardLimit, budgetData, governPrompt, type RerunChange } from "./governance.ts";
-import { governanceFlags, governanceWords } from "./flags.ts";
+import { PROMPT_HARD_LIMIT_BYTES, THRESHOLDS } from "../core/prompt_budget/budget.ts";
+import {
+  assertUnderHardLimit,
+  budgetData,
+  governPrompt,
+  type RerunChange,
+} from "../core/prompt_budget/governance.ts";
+import { governanceFlags, governanceWords } from "../core/prompt_budget/flags.ts";
 
 export const CHECK_ENVELOPE_VERSION = "1.0.0";
 

@@ -2,7 +2,7 @@
  * Orphan detached runs (supervisor gone, or session gone). Doctor only
  * lists them: stopping a vendor is the user's decision.
  */
-import { listOrphans, lostVendorInstructions } from "../core/detached_orphans.ts";
+import { listOrphans, lostVendorInstructions } from "../core/detached/orphans.ts";
 import { commandLine } from "../core/shell.ts";
 import { type Check, somePaths } from "./model.ts";
 

@@ -5,13 +5,13 @@
  */
 import { isNotFound } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";
-import { effectiveStatus } from "../core/liveness.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
-import { readRecords, recordFileNames } from "../core/records.ts";
-import { isTerminal } from "../core/record_names.ts";
+import { effectiveStatus } from "../core/record/liveness.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import { readRecords, recordFileNames } from "../core/record/record.ts";
+import { isTerminal } from "../core/record/names_light.ts";
 import { commandLine } from "../core/shell.ts";
-import { initCommand } from "../core/session.ts";
+import { initCommand } from "../core/session/session.ts";
 import { type Check, type CheckOutcome, somePaths } from "./model.ts";
 
 export const MAX_RECORD_FILES = 5000;

@@ -7,7 +7,7 @@
  * project's own files cannot be told apart, so the check is skipped.
  * Doctor reports them and never deletes anything.
  */
-import { untrackedPaths } from "../core/git.ts";
+import { untrackedPaths } from "../core/project/git.ts";
 import { commandLine } from "../core/shell.ts";
 import { type Check, somePaths } from "./model.ts";
 

@@ -5,7 +5,7 @@
  * refuses to answer is reported as unknown, never a crash.
  */
 import { isCompiled, VERSION } from "../core/command/build.ts";
-import { findOnPath, VENDORS } from "../core/vendors.ts";
+import { findOnPath, VENDORS } from "../core/ide/vendors.ts";
 import type { Check, CheckOutcome, Finding } from "./model.ts";
 
 /** Variables peaks reads (a sample of the PEAKS_* and IDE families). */

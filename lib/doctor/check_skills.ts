@@ -4,10 +4,10 @@
  * compared file by file with the manifest and the source.
  */
 import { PeaksError } from "../core/errors.ts";
-import type { InstallRoot } from "../skills/agents.ts";
-import { driftOf, readRootState, type RootState } from "../skills/inspect.ts";
-import { readSkillsSource, type SkillsSource } from "../skills/source.ts";
-import { repairCommands, resolveTargets, skillsCommand } from "../skills/targets.ts";
+import type { InstallRoot } from "../core/skills/agents.ts";
+import { driftOf, readRootState, type RootState } from "../core/skills/inspect.ts";
+import { readSkillsSource, type SkillsSource } from "../core/skills/source.ts";
+import { repairCommands, resolveTargets, skillsCommand } from "../core/skills/targets.ts";
 import { type CheckOutcome, type Finding, somePaths } from "./model.ts";
 import type { Check } from "./model.ts";
 

@@ -4,10 +4,10 @@
  * stored scan, so a block that names no stack is fixed by `update` only when
  * that scan names one.
  */
-import { checkRequirements } from "../core/artefact_check.ts";
-import { readScanResult } from "../core/scan_result.ts";
+import { checkRequirements } from "../core/request/requirements.ts";
+import { readScanResult } from "../core/scan/result.ts";
 import { commandLine } from "../core/shell.ts";
-import type { Project } from "../core/project.ts";
+import type { Project } from "../core/project/project.ts";
 import type { Check } from "./model.ts";
 
 async function storedScanNamesStack(project: Project): Promise<boolean> {

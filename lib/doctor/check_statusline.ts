@@ -44,8 +44,8 @@ export const statuslineCheck: Check = {
     for (const file of files) {
       if (!(await isFile(file.path))) continue;
       const [{ readSettings }, { isPeaksStatusline }] = await Promise.all([
-        import("../session/claude_settings.ts"),
-        import("../session/statusline_edit.ts"),
+        import("../core/claude_settings/settings.ts"),
+        import("../core/claude_settings/statusline.ts"),
       ]);
       let value: unknown;
       try {

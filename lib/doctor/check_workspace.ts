@@ -5,11 +5,11 @@
  */
 import { isNotFound, PeaksError } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
-import { quarantineCommand } from "../core/record_names.ts";
-import { initCommand, readBinding, readSessionMeta } from "../core/session.ts";
-import { GITIGNORE_BEGIN, withGitignoreBlock } from "../core/workspace.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import { quarantineCommand } from "../core/record/names_light.ts";
+import { initCommand, readBinding, readSessionMeta } from "../core/session/session.ts";
+import { GITIGNORE_BEGIN, withGitignoreBlock } from "../core/project/workspace.ts";
 import type { Check, CheckInput, CheckOutcome } from "./model.ts";
 
 type Kind = "dir" | "file" | "symlink" | "other" | "missing";

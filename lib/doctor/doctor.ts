@@ -1,6 +1,6 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { isCompiled, VERSION } from "../core/command/build.ts";
-import { resolveProject } from "../core/project.ts";
+import { resolveProject } from "../core/project/project.ts";
 import { detachedCheck } from "./check_detached.ts";
 import { recordsCheck } from "./check_records.ts";
 import { rootFilesCheck } from "./check_root_files.ts";

@@ -4,7 +4,7 @@
  */
 import type { Ctx } from "../core/command/ctx.ts";
 import { PeaksError } from "../core/errors.ts";
-import type { Project } from "../core/project.ts";
+import type { Project } from "../core/project/project.ts";
 
 export type Severity = "error" | "warning" | "info";
 

@@ -1,20 +1,20 @@
 /** Computing and writing a preferences change; `set` and `reset` share it. */
 import type { Ctx } from "../core/command/ctx.ts";
 import { PeaksError, type Warning } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
+import { displayPath } from "../core/project/paths.ts";
 import {
   DEFAULT_PREFERENCES,
   type Preferences,
   PreferencesSchema,
   readPreferences,
-} from "../core/preferences.ts";
-import type { Project } from "../core/project.ts";
-import { initCommand, resolveSession } from "../core/session.ts";
+} from "../core/preferences/preferences.ts";
+import type { Project } from "../core/project/project.ts";
+import { initCommand, resolveSession } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
-import { updateJson } from "../core/store.ts";
+import { updateJson } from "../core/fs/json.ts";
 import { withValue } from "./preferences_keys.ts";
-import { withLock } from "../core/lock.ts";
-import { writeJsonAtomic } from "../core/atomic.ts";
+import { withLock } from "../core/fs/lock.ts";
+import { writeJsonAtomic } from "../core/fs/atomic.ts";
 
 const SESSION_KEY = "autoUpgradePromptSessionId";
 

@@ -1,8 +1,8 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { isNotFound } from "../core/errors.ts";
-import { readPreferences } from "../core/preferences.ts";
-import { resolveProject } from "../core/project.ts";
+import { readPreferences } from "../core/preferences/preferences.ts";
+import { resolveProject } from "../core/project/project.ts";
 import { findKey, getAt, PREFERENCE_KEYS } from "./preferences_keys.ts";
 import { shownPath } from "./preferences_change.ts";
 

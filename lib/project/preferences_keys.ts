@@ -6,8 +6,8 @@
 import { z } from "../core/zod.ts";
 import { usageError } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
-import { type Preferences, PreferencesSchema } from "../core/preferences.ts";
-import { describeIssues } from "../core/store.ts";
+import { type Preferences, PreferencesSchema } from "../core/preferences/preferences.ts";
+import { describeIssues } from "../core/fs/json.ts";
 import { nearest } from "../core/command/suggest.ts";
 
 export type KeyKind = "enum" | "boolean" | "string" | "url" | "object" | "other";

@@ -1,6 +1,6 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { resolveProject } from "../core/project.ts";
+import { resolveProject } from "../core/project/project.ts";
 import { findKey, getAt } from "./preferences_keys.ts";
 import { applyCommand, runChange, shownPath } from "./preferences_change.ts";
 

@@ -1,7 +1,7 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { assertId } from "../core/ids.ts";
-import { resolveProject } from "../core/project.ts";
+import { resolveProject } from "../core/project/project.ts";
 import { findKey, getAt, parseValue } from "./preferences_keys.ts";
 import { applyCommand, runChange, shownPath } from "./preferences_change.ts";
 

@@ -1,14 +1,14 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { resolveProject } from "../core/project.ts";
-import { LEGACY_ARCHETYPES } from "../core/scan_result.ts";
-import { displayPath } from "../core/paths.ts";
+import { resolveProject } from "../core/project/project.ts";
+import { LEGACY_ARCHETYPES } from "../core/scan/result.ts";
+import { displayPath } from "../core/project/paths.ts";
 import { commandLine } from "../core/shell.ts";
-import { resolveSession } from "../core/session.ts";
+import { resolveSession } from "../core/session/session.ts";
 import type { Warning } from "../core/errors.ts";
-import { scanProject } from "./scan.ts";
-import { knownStack, writeScanFiles } from "./scan_report.ts";
-import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_FILES } from "./walk.ts";
+import { scanProject } from "../core/scan/scan.ts";
+import { knownStack, writeScanFiles } from "../core/scan/report.ts";
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_FILES } from "../core/scan/walk.ts";
 
 export default defineCommand({
   name: "scan archetype",

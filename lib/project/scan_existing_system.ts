@@ -1,17 +1,21 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { openSession } from "../core/session.ts";
-import { LEGACY_ARCHETYPES } from "../core/scan_result.ts";
-import { displayPath } from "../core/paths.ts";
+import { openSession } from "../core/session/session.ts";
+import { LEGACY_ARCHETYPES } from "../core/scan/result.ts";
+import { displayPath } from "../core/project/paths.ts";
 import { commandLine } from "../core/shell.ts";
 import type { Warning } from "../core/errors.ts";
-import { writeFileAtomic } from "../core/atomic.ts";
-import { withLock } from "../core/lock.ts";
-import { scanProject } from "./scan.ts";
-import { CONVENTION_SECTIONS, extractConventions, TO_COMPLETE } from "./existing_system.ts";
-import { mergeDocument, TO_COMPLETE_HEADINGS } from "./existing_system_doc.ts";
-import { assertWritable } from "./safe_write.ts";
-import { readIfPresent } from "./text_file.ts";
+import { writeFileAtomic } from "../core/fs/atomic.ts";
+import { withLock } from "../core/fs/lock.ts";
+import { scanProject } from "../core/scan/scan.ts";
+import {
+  CONVENTION_SECTIONS,
+  extractConventions,
+  TO_COMPLETE,
+} from "../core/scan/existing_system.ts";
+import { mergeDocument, TO_COMPLETE_HEADINGS } from "../core/scan/existing_system_doc.ts";
+import { assertWritable } from "../core/project/writable.ts";
+import { readIfPresent } from "../core/fs/files.ts";
 
 export default defineCommand({
   name: "scan existing-system",

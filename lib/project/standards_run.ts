@@ -7,29 +7,29 @@
 import { flag } from "../core/command/flag.ts";
 import type { CommandResult } from "../core/command/spec.ts";
 import type { Ctx } from "../core/command/ctx.ts";
-import { type Project, resolveProject } from "../core/project.ts";
-import { readScanResult, type ScanResult } from "../core/scan_result.ts";
-import { checkStandardsBlock } from "../core/standards_block.ts";
-import { resolveSession } from "../core/session.ts";
-import { displayPath } from "../core/paths.ts";
+import { type Project, resolveProject } from "../core/project/project.ts";
+import { readScanResult, type ScanResult } from "../core/scan/result.ts";
+import { checkStandardsBlock } from "../core/standards/block.ts";
+import { resolveSession } from "../core/session/session.ts";
+import { displayPath } from "../core/project/paths.ts";
 import { commandLine } from "../core/shell.ts";
 import { gateError, usageError, type Warning } from "../core/errors.ts";
-import { withLock } from "../core/lock.ts";
-import { ensureGitignore } from "../core/workspace.ts";
-import { scanProject } from "./scan.ts";
-import { scanFilesExist, writeScanFiles } from "./scan_report.ts";
-import { extractConventions } from "./existing_system.ts";
+import { withLock } from "../core/fs/lock.ts";
+import { ensureGitignore } from "../core/project/workspace.ts";
+import { scanProject } from "../core/scan/scan.ts";
+import { scanFilesExist, writeScanFiles } from "../core/scan/report.ts";
+import { extractConventions } from "../core/scan/existing_system.ts";
 import {
   type ConventionSection,
   conventionsToSections,
   readConventionSections,
-} from "./existing_system_doc.ts";
-import { gatherFacts } from "./facts.ts";
-import { isLegacyArchetype, renderBlockBody } from "./standards_render.ts";
-import { renderBlock } from "./standards_files.ts";
+} from "../core/scan/existing_system_doc.ts";
+import { gatherFacts } from "../core/scan/facts.ts";
+import { isLegacyArchetype, renderBlockBody } from "../core/standards/render.ts";
+import { renderBlock } from "../core/standards/files.ts";
 import { applyPlans, type FilePlan, planTargets } from "./standards_targets.ts";
-import { listClaudeRules } from "./claude_rules.ts";
-import { readIfPresent } from "./text_file.ts";
+import { listClaudeRules } from "../core/standards/claude_rules.ts";
+import { readIfPresent } from "../core/fs/files.ts";
 
 export const standardsFlags = {
   apply: flag.boolean("Write the files (without it the command only reports the plan)."),

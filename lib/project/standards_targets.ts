@@ -4,26 +4,26 @@
  * files under .peaks/standards/.
  */
 import { join } from "../core/std.ts";
-import type { Project } from "../core/project.ts";
-import type { ScanResult } from "../core/scan_result.ts";
-import { displayPath } from "../core/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import type { ScanResult } from "../core/scan/result.ts";
+import { displayPath } from "../core/project/paths.ts";
 import { PeaksError } from "../core/errors.ts";
-import { writeFileAtomic } from "../core/atomic.ts";
-import type { ConventionSection } from "./existing_system_doc.ts";
+import { writeFileAtomic } from "../core/fs/atomic.ts";
+import type { ConventionSection } from "../core/scan/existing_system_doc.ts";
 import {
   renderConventionsFile,
   renderLegacyFile,
   renderStackFile,
   STANDARDS_README,
-} from "./standards_render.ts";
+} from "../core/standards/render.ts";
 import {
   type Action,
   planMarkdownTarget,
   planOwnedFile,
   type TargetPlan,
-} from "./standards_files.ts";
-import { assertWritable } from "./safe_write.ts";
-import { fileMode, readIfPresent } from "./text_file.ts";
+} from "../core/standards/files.ts";
+import { assertWritable } from "../core/project/writable.ts";
+import { fileMode, readIfPresent } from "../core/fs/files.ts";
 
 export type FileStatus =
   | "missing"

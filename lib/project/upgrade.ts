@@ -1,6 +1,6 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { resolveProject } from "../core/project.ts";
+import { resolveProject } from "../core/project/project.ts";
 import { commandLine } from "../core/shell.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { detect1x } from "./upgrade_detect.ts";

@@ -8,13 +8,16 @@
  */
 import { join } from "../core/std.ts";
 import type { Ctx } from "../core/command/ctx.ts";
-import type { Project } from "../core/project.ts";
-import { displayPath } from "../core/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import { displayPath } from "../core/project/paths.ts";
 import { isNotFound } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";
-import { readBinding } from "../core/session.ts";
-import { AUTO_UPGRADE_PROMPT, PREFERENCES_SCHEMA_VERSION } from "../core/preferences.ts";
-import { readIfPresent } from "./text_file.ts";
+import { readBinding } from "../core/session/session.ts";
+import {
+  AUTO_UPGRADE_PROMPT,
+  PREFERENCES_SCHEMA_VERSION,
+} from "../core/preferences/preferences.ts";
+import { readIfPresent } from "../core/fs/files.ts";
 
 /** 1.x kept session folders straight under .peaks/ with this name shape. */
 export const LEGACY_SESSION_DIR = /^\d{4}-\d{2}-\d{2}-session-[0-9a-z]+$/i;

@@ -6,11 +6,15 @@
 import { isNotFound } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";
 import { fileTimestamp } from "../core/ids.ts";
-import type { Project } from "../core/project.ts";
-import { DEFAULT_PREFERENCES, PreferencesSchema } from "../core/preferences.ts";
-import { createFileExclusive, writeJsonAtomic } from "../core/atomic.ts";
-import { withLock } from "../core/lock.ts";
-import { ensureGitignore, ensureWorkspaceDirs, withGitignoreBlock } from "../core/workspace.ts";
+import type { Project } from "../core/project/project.ts";
+import { DEFAULT_PREFERENCES, PreferencesSchema } from "../core/preferences/preferences.ts";
+import { createFileExclusive, writeJsonAtomic } from "../core/fs/atomic.ts";
+import { withLock } from "../core/fs/lock.ts";
+import {
+  ensureGitignore,
+  ensureWorkspaceDirs,
+  withGitignoreBlock,
+} from "../core/project/workspace.ts";
 import { LEGACY_SESSION_DIR, type Signal } from "./upgrade_detect.ts";
 import { migrateStandards } from "./upgrade_standards.ts";
 import {
@@ -21,8 +25,8 @@ import {
   step,
   type StepReport,
 } from "./upgrade_steps.ts";
-import { assertWritable } from "./safe_write.ts";
-import { readIfPresent } from "./text_file.ts";
+import { assertWritable } from "../core/project/writable.ts";
+import { readIfPresent } from "../core/fs/files.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {

@@ -4,9 +4,9 @@
  * .peaks/upgrade/backups/<stamp>/, so restoring is a copy back.
  */
 import { dirname, join } from "../core/std.ts";
-import type { Project } from "../core/project.ts";
-import { displayPath } from "../core/paths.ts";
-import { assertWritable } from "./safe_write.ts";
+import type { Project } from "../core/project/project.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { assertWritable } from "../core/project/writable.ts";
 
 export type StepStatus = "changed" | "unchanged" | "planned" | "skipped";
 

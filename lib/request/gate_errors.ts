@@ -1,8 +1,8 @@
 /** The refusals of `request transition`, each with what to do next. */
 import { gateError, type PeaksError } from "../core/errors.ts";
-import type { RequestMeta } from "../core/request_file.ts";
-import type { LintIssue } from "../core/lint.ts";
-import type { Problem } from "../core/artefact_check.ts";
+import type { RequestMeta } from "../core/request/file.ts";
+import type { LintIssue } from "../core/request/lint.ts";
+import type { Problem } from "../core/request/requirements.ts";
 import { ROLE_PATHS } from "./graph.ts";
 
 interface Where {

@@ -3,7 +3,7 @@
  * reachable from every state, and a blocked request returns to the state it
  * was blocked from (recorded as `blockedFrom`), nowhere else.
  */
-import type { RequestMeta, RequestRole } from "../core/request_file.ts";
+import type { RequestMeta, RequestRole } from "../core/request/file.ts";
 
 export const BLOCKED = "blocked";
 export const INITIAL_STATE = "draft";

@@ -3,16 +3,16 @@ import { flag } from "../core/command/flag.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 import { isNotFound, PeaksError } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
+import { displayPath } from "../core/project/paths.ts";
 import {
   parseRequest,
   REQUEST_ROLES,
   type RequestDocument,
   type RequestRole,
-} from "../core/request_file.ts";
-import { openSession, type SessionContext } from "../core/session.ts";
+} from "../core/request/file.ts";
+import { openSession, type SessionContext } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
-import { unreadable } from "../core/store.ts";
+import { unreadable } from "../core/fs/json.ts";
 import { isRoleState, roleStates } from "./graph.ts";
 
 export const roleFlag = () =>

@@ -10,14 +10,14 @@
  * happened, so it is not counted and the next override drops it.
  */
 import { z } from "../core/zod.ts";
-import type { Project } from "../core/project.ts";
+import type { Project } from "../core/project/project.ts";
 import { gateError, isNotFound } from "../core/errors.ts";
-import { isLocked } from "../core/lock.ts";
-import { parseRequest, REQUEST_ROLES } from "../core/request_file.ts";
+import { isLocked } from "../core/fs/lock.ts";
+import { parseRequest, REQUEST_ROLES } from "../core/request/file.ts";
 import { isValidId } from "../core/ids.ts";
-import { readValidated, updateJson } from "../core/store.ts";
+import { readValidated, updateJson } from "../core/fs/json.ts";
 import { commandLine } from "../core/shell.ts";
-import { readHistory } from "../core/request_history.ts";
+import { readHistory } from "../core/request/history.ts";
 
 export const OVERRIDE_LIMIT = 3;
 

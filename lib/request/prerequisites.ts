@@ -3,9 +3,9 @@
  * request type (docs/requests.md has the same table for people). A heading
  * requirement is an exact line: `## Test Cases` does not satisfy `## Test cases`.
  */
-import type { Layout } from "../core/paths.ts";
-import type { Requirement } from "../core/artefact_check.ts";
-import { REQUEST_TYPES, type RequestRole, type RequestType } from "../core/request_file.ts";
+import type { Layout } from "../core/project/paths.ts";
+import type { Requirement } from "../core/request/requirements.ts";
+import { REQUEST_TYPES, type RequestRole, type RequestType } from "../core/request/file.ts";
 
 interface Rule {
   types: readonly RequestType[];

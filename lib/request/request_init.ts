@@ -1,20 +1,20 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { createFileExclusive } from "../core/atomic.ts";
+import { createFileExclusive } from "../core/fs/atomic.ts";
 import { assertId } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
+import { displayPath } from "../core/project/paths.ts";
 import {
   readRequest,
   renderRequest,
   REQUEST_TYPES,
   type RequestMeta,
   type RequestType,
-} from "../core/request_file.ts";
-import { touchSession } from "../core/session.ts";
+} from "../core/request/file.ts";
+import { touchSession } from "../core/session/session.ts";
 import type { Warning } from "../core/errors.ts";
 import { INITIAL_STATE } from "./graph.ts";
-import { appendHistory } from "../core/request_history.ts";
-import { placeholdersOf } from "../core/lint.ts";
+import { appendHistory } from "../core/request/history.ts";
+import { placeholdersOf } from "../core/request/lint.ts";
 import { checkRequest, openRequestSession, peaksCommand, roleFlag, sessionFlag } from "./load.ts";
 import { renderTemplate } from "./templates.ts";
 

@@ -1,5 +1,5 @@
 import { defineCommand } from "../core/command/spec.ts";
-import { lintText } from "../core/lint.ts";
+import { lintText } from "../core/request/lint.ts";
 import { BLOCKED, nextState } from "./graph.ts";
 import {
   loadRequest,

@@ -2,8 +2,8 @@ import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { isNotFound, PeaksError, type Warning } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { REQUEST_ROLES, type RequestRole } from "../core/request_file.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { REQUEST_ROLES, type RequestRole } from "../core/request/file.ts";
 import { checkRequest, openRequestSession, sessionFlag } from "./load.ts";
 
 interface Row {

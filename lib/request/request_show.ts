@@ -1,7 +1,7 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { allowedTargets, BLOCKED, needsConfirm } from "./graph.ts";
-import { readHistory } from "../core/request_history.ts";
-import { lintText } from "../core/lint.ts";
+import { readHistory } from "../core/request/history.ts";
+import { lintText } from "../core/request/lint.ts";
 import {
   loadRequest,
   openRequestSession,
@@ -10,7 +10,7 @@ import {
   roleFlag,
   sessionFlag,
 } from "./load.ts";
-import { checkRequirements } from "../core/artefact_check.ts";
+import { checkRequirements } from "../core/request/requirements.ts";
 import { requirementsFor } from "./prerequisites.ts";
 
 /** Bodies beyond this are cut in the envelope; the file itself has everything. */

@@ -1,11 +1,12 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { writeFileAtomic } from "../core/atomic.ts";
+import { writeFileAtomic } from "../core/fs/atomic.ts";
 import { gateError, usageError, type Warning } from "../core/errors.ts";
-import { withLock } from "../core/lock.ts";
-import { callerIdFromEnv, readPresence } from "../core/presence.ts";
-import { QA_VERDICTS, renderRequest, type RequestMeta } from "../core/request_file.ts";
-import { touchSession } from "../core/session.ts";
+import { withLock } from "../core/fs/lock.ts";
+import { readPresence } from "../core/presence/presence.ts";
+import { callerIdFromEnv } from "../core/presence/caller_light.ts";
+import { QA_VERDICTS, renderRequest, type RequestMeta } from "../core/request/file.ts";
+import { touchSession } from "../core/session/session.ts";
 import {
   confirmationRequired,
   invalidTransition,
@@ -22,8 +23,8 @@ import {
   ROLE_PATHS,
   roleStates,
 } from "./graph.ts";
-import { appendHistory } from "../core/request_history.ts";
-import { lintText } from "../core/lint.ts";
+import { appendHistory } from "../core/request/history.ts";
+import { lintText } from "../core/request/lint.ts";
 import {
   checkRequest,
   loadRequest,
@@ -34,7 +35,7 @@ import {
   sessionFlag,
 } from "./load.ts";
 import { OVERRIDE_LIMIT, readOverrides, recordOverride } from "./overrides.ts";
-import { checkRequirements } from "../core/artefact_check.ts";
+import { checkRequirements } from "../core/request/requirements.ts";
 import { requirementsFor } from "./prerequisites.ts";
 import { checkRework } from "./rework.ts";
 

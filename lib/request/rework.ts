@@ -3,8 +3,8 @@
  * returned the work to RD, and QA may re-test at most REWORK_LIMIT times.
  */
 import { gateError, type PeaksError } from "../core/errors.ts";
-import { readRequest, type RequestMeta } from "../core/request_file.ts";
-import type { SessionContext } from "../core/session.ts";
+import { readRequest, type RequestMeta } from "../core/request/file.ts";
+import type { SessionContext } from "../core/session/session.ts";
 import { REWORK_LIMIT } from "./graph.ts";
 import { peaksCommand } from "./load.ts";
 

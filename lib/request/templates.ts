@@ -3,7 +3,7 @@
  * skill must write before the first forward transition: lint refuses to move
  * a request that still has one.
  */
-import type { RequestRole, RequestType } from "../core/request_file.ts";
+import type { RequestRole, RequestType } from "../core/request/file.ts";
 
 interface TemplateInput {
   rid: string;

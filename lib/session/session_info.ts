@@ -1,10 +1,10 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { resolveProject } from "../core/project.ts";
+import { resolveProject } from "../core/project/project.ts";
 import { usageError } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { readBinding, readSessionMeta, resolveSession } from "../core/session.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { readBinding, readSessionMeta, resolveSession } from "../core/session/session.ts";
 import { PeaksError } from "../core/errors.ts";
 import { commandLine } from "../core/shell.ts";
 

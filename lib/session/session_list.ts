@@ -1,10 +1,10 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { resolveProject } from "../core/project.ts";
+import { resolveProject } from "../core/project/project.ts";
 import { isNotFound, type Warning } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";
-import { readBinding, SessionMetaSchema } from "../core/session.ts";
-import { readValidated } from "../core/store.ts";
+import { readBinding, SessionMetaSchema } from "../core/session/session.ts";
+import { readValidated } from "../core/fs/json.ts";
 import { PeaksError } from "../core/errors.ts";
 
 export default defineCommand({

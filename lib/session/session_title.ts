@@ -1,9 +1,9 @@
 import { defineCommand } from "../core/command/spec.ts";
-import { resolveProject } from "../core/project.ts";
+import { resolveProject } from "../core/project/project.ts";
 import { assertId, printable } from "../core/ids.ts";
 import { isNotFound, PeaksError, usageError } from "../core/errors.ts";
-import { SessionMetaSchema, TITLE_MAX } from "../core/session.ts";
-import { updateJson } from "../core/store.ts";
+import { SessionMetaSchema, TITLE_MAX } from "../core/session/session.ts";
+import { updateJson } from "../core/fs/json.ts";
 import { commandLine } from "../core/shell.ts";
 
 // deno-lint-ignore no-control-regex

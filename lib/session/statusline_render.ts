@@ -1,12 +1,18 @@
 import { defineCommand } from "../core/command/spec.ts";
 import type { Ctx } from "../core/command/ctx.ts";
-import { resolveProject } from "../core/project.ts";
+import { resolveProject } from "../core/project/project.ts";
 import { isValidId } from "../core/ids.ts";
-import type { ContextReading } from "../core/presence.ts";
-import { callerFileId, callerIdFromEnv, presenceView } from "../core/presence_view.ts";
-import { writeJsonAtomic } from "../core/atomic.ts";
-import { batchCounts, batchHeader } from "../core/batch_line.ts";
-import { peekBoundSession, peekContext, peekOpenBatch, peekPresence } from "../core/status_peek.ts";
+import type { ContextReading } from "../core/presence/presence.ts";
+import { callerFileId, callerIdFromEnv } from "../core/presence/caller_light.ts";
+import { presenceView } from "../core/presence/view_light.ts";
+import { writeJsonAtomic } from "../core/fs/atomic.ts";
+import { batchCounts, batchHeader } from "../core/batch/line_light.ts";
+import {
+  peekBoundSession,
+  peekContext,
+  peekOpenBatch,
+  peekPresence,
+} from "../statusline/_peek_light.ts";
 
 const STDIN_TIMEOUT_MS = 250;
 const MAX_STDIN_BYTES = 1024 * 1024;
@@ -65,7 +71,7 @@ async function line(ctx: Ctx): Promise<string> {
     ? text(workspace.project_dir) ?? text(workspace.current_dir) ?? text(status.cwd)
     : undefined;
   const project = await resolveProject(dir ? { ...ctx, cwd: dir } : ctx);
-  // Display only: files are read without zod (see lib/core/status_peek.ts) to stay fast.
+  // Display only: files are read without zod (see lib/statusline/_peek_light.ts) to stay fast.
   const sessionId = ctx.env.get("PEAKS_SESSION_ID") || await peekBoundSession(project);
   if (!sessionId || !isValidId(sessionId)) return "peaks · no session (run peaks workspace init)";
 

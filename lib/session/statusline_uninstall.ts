@@ -1,5 +1,5 @@
 import { defineCommand } from "../core/command/spec.ts";
-import { editStatusline, statuslineFlags } from "./statusline_edit.ts";
+import { editStatusline, statuslineFlags } from "../core/claude_settings/statusline.ts";
 
 export default defineCommand({
   name: "statusline uninstall",

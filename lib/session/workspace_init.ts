@@ -1,13 +1,13 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { resolveProject } from "../core/project.ts";
+import { resolveProject } from "../core/project/project.ts";
 import { assertId, newSessionId } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { readValidated, updateJson } from "../core/store.ts";
-import { writeJsonAtomic } from "../core/atomic.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { readValidated, updateJson } from "../core/fs/json.ts";
+import { writeJsonAtomic } from "../core/fs/atomic.ts";
 import { isNotFound, PeaksError } from "../core/errors.ts";
-import { bindingRepair, SessionBindingSchema, SessionMetaSchema } from "../core/session.ts";
-import { ensureGitignore, ensureWorkspaceDirs } from "../core/workspace.ts";
+import { bindingRepair, SessionBindingSchema, SessionMetaSchema } from "../core/session/session.ts";
+import { ensureGitignore, ensureWorkspaceDirs } from "../core/project/workspace.ts";
 import { commandLine } from "../core/shell.ts";
 
 async function refuseSymlinkedWorkspace(peaksDir: string): Promise<void> {

@@ -1,9 +1,9 @@
 /** Carries out `skills install` in one skills folder: plan, refuse conflicts, write, record. */
 import type { Ctx } from "../core/command/ctx.ts";
 import { gateError } from "../core/errors.ts";
-import { writeFileAtomic } from "../core/atomic.ts";
+import { writeFileAtomic } from "../core/fs/atomic.ts";
 import { VERSION } from "../core/command/build.ts";
-import type { AgentId, InstallRoot } from "./agents.ts";
+import type { AgentId, InstallRoot } from "../core/skills/agents.ts";
 import {
   type FileAction,
   type FilePlan,
@@ -11,10 +11,15 @@ import {
   planInstall,
   writesFile,
 } from "./install_plan.ts";
-import { type Manifest, manifestContent, readManifest, writeManifest } from "./manifest.ts";
-import { ensureRoot, inspectRoot, present, withRootLock } from "./root.ts";
-import type { SkillsSource } from "./source.ts";
-import { entryKind, resolveRel, walkTree } from "./tree.ts";
+import {
+  type Manifest,
+  manifestContent,
+  readManifest,
+  writeManifest,
+} from "../core/skills/manifest.ts";
+import { ensureRoot, inspectRoot, present, withRootLock } from "../core/skills/root.ts";
+import type { SkillsSource } from "../core/skills/source.ts";
+import { entryKind, resolveRel, walkTree } from "../core/skills/tree.ts";
 import { pruneCreatedDirs } from "./prune.ts";
 
 export interface InstallOptions {

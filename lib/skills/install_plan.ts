@@ -3,9 +3,9 @@
  * from three facts: the source file, the file on disk, and what the manifest
  * says peaks wrote. Nothing is written here.
  */
-import type { Manifest } from "./manifest.ts";
-import type { SkillsSource } from "./source.ts";
-import { blockedParent, entryKind, hashFileAt, resolveRel, walkTree } from "./tree.ts";
+import type { Manifest } from "../core/skills/manifest.ts";
+import type { SkillsSource } from "../core/skills/source.ts";
+import { blockedParent, entryKind, hashFileAt, resolveRel, walkTree } from "../core/skills/tree.ts";
 
 export type FileAction =
   /** New file. */

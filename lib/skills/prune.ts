@@ -1,7 +1,7 @@
 /** Removing the folders peaks created, once they are empty, and only those. */
 import { isNotFound } from "../core/errors.ts";
 import { join } from "../core/std.ts";
-import type { InstallRoot } from "./agents.ts";
+import type { InstallRoot } from "../core/skills/agents.ts";
 
 async function removeIfEmpty(path: string): Promise<boolean> {
   try {

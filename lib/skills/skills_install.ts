@@ -3,8 +3,13 @@ import { flag } from "../core/command/flag.ts";
 import type { Warning } from "../core/errors.ts";
 import { VERSION } from "../core/command/build.ts";
 import { installIntoRoot, type RootInstallReport } from "./install.ts";
-import { readSkillsSource } from "./source.ts";
-import { repairCommands, resolveTargets, skillsCommand, writeFlags } from "./targets.ts";
+import { readSkillsSource } from "../core/skills/source.ts";
+import {
+  repairCommands,
+  resolveTargets,
+  skillsCommand,
+  writeFlags,
+} from "../core/skills/targets.ts";
 
 function countText(report: RootInstallReport): string {
   const parts = Object.entries(report.counts)

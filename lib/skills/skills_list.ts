@@ -1,8 +1,8 @@
 import { defineCommand } from "../core/command/spec.ts";
 import type { Warning } from "../core/errors.ts";
-import { readRootState, type RootState } from "./inspect.ts";
-import { readSkillsSource, type SkillsSource } from "./source.ts";
-import { readFlags, repairCommands, resolveTargets } from "./targets.ts";
+import { readRootState, type RootState } from "../core/skills/inspect.ts";
+import { readSkillsSource, type SkillsSource } from "../core/skills/source.ts";
+import { readFlags, repairCommands, resolveTargets } from "../core/skills/targets.ts";
 
 function line(state: RootState): string {
   const head = `${state.dir} [${state.agents.join(", ")}]`;

@@ -2,7 +2,12 @@ import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import type { Warning } from "../core/errors.ts";
 import { type RootUninstallReport, uninstallFromRoot } from "./uninstall.ts";
-import { repairCommands, resolveTargets, skillsCommand, writeFlags } from "./targets.ts";
+import {
+  repairCommands,
+  resolveTargets,
+  skillsCommand,
+  writeFlags,
+} from "../core/skills/targets.ts";
 
 function line(report: RootUninstallReport): string {
   const parts: string[] = [report.status];

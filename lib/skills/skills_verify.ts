@@ -1,8 +1,13 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { gateError } from "../core/errors.ts";
-import { driftOf, readRootState, type RootState } from "./inspect.ts";
-import { readSkillsSource } from "./source.ts";
-import { readFlags, repairCommands, resolveTargets, skillsCommand } from "./targets.ts";
+import { driftOf, readRootState, type RootState } from "../core/skills/inspect.ts";
+import { readSkillsSource } from "../core/skills/source.ts";
+import {
+  readFlags,
+  repairCommands,
+  resolveTargets,
+  skillsCommand,
+} from "../core/skills/targets.ts";
 
 export default defineCommand({
   name: "skills verify",

@@ -6,11 +6,16 @@
  */
 import type { Ctx } from "../core/command/ctx.ts";
 import { isNotFound } from "../core/errors.ts";
-import type { AgentId, InstallRoot } from "./agents.ts";
-import { type Manifest, manifestPath, readManifest, writeManifest } from "./manifest.ts";
+import type { AgentId, InstallRoot } from "../core/skills/agents.ts";
+import {
+  type Manifest,
+  manifestPath,
+  readManifest,
+  writeManifest,
+} from "../core/skills/manifest.ts";
 import { pruneAllCreated, pruneCreatedDirs } from "./prune.ts";
-import { inspectRoot, present, withRootLock } from "./root.ts";
-import { blockedParent, hashFileAt, resolveRel } from "./tree.ts";
+import { inspectRoot, present, withRootLock } from "../core/skills/root.ts";
+import { blockedParent, hashFileAt, resolveRel } from "../core/skills/tree.ts";
 
 export interface UninstallOptions {
   force: boolean;

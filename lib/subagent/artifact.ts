@@ -1,8 +1,8 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { PeaksError, usageError } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import { guardFlagPath, resolveProject } from "../core/project.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { guardFlagPath, resolveProject } from "../core/project/project.ts";
 import {
   type ArtifactMeta,
   type DispatchRecord,
@@ -10,9 +10,9 @@ import {
   RecordFileSchema,
   recordNotFound,
   recordReadOptions,
-} from "../core/records.ts";
-import { ARTIFACT_STATES, isTerminal } from "../core/record_names.ts";
-import { updateJson } from "../core/store.ts";
+} from "../core/record/record.ts";
+import { ARTIFACT_STATES, isTerminal } from "../core/record/names_light.ts";
+import { updateJson } from "../core/fs/json.ts";
 import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./artifact_rules.ts";
 import { SUMMARY_MAX } from "./artifact_rules.ts";
 import { resolveRecordFlag } from "./record_path.ts";

@@ -5,10 +5,10 @@
  * metadata (size, sha256, summary) so the orchestrator never reads the body.
  */
 import { gateError, usageError } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
-import type { ArtifactMeta } from "../core/records.ts";
-import { roleFileName } from "../core/record_names.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import type { ArtifactMeta } from "../core/record/record.ts";
+import { roleFileName } from "../core/record/names_light.ts";
 import { isAbsolute, relative } from "../core/std.ts";
 
 export const ARTIFACT_MAX_BYTES = 1024 * 1024;

@@ -6,11 +6,11 @@
  */
 import type { Warning } from "../core/errors.ts";
 import { PeaksError } from "../core/errors.ts";
-import { type Commit, commitsSince } from "../core/git.ts";
-import { guardPath } from "../core/guard.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
-import type { DispatchRecord } from "../core/records.ts";
+import { type Commit, commitsSince } from "../core/project/git.ts";
+import { guardPath } from "../core/project/guard.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import type { DispatchRecord } from "../core/record/record.ts";
 import { sha256Hex } from "./artifact_rules.ts";
 
 export interface ArtifactCheck {

@@ -1,11 +1,12 @@
 /** What `status` and `watch` share: which batch, which label, and the rows shown for it. */
 import type { Ctx } from "../core/command/ctx.ts";
-import { batchCounts, batchStatusLine, type MemberView } from "../core/batch_status.ts";
-import { listBatchFiles } from "../core/batches.ts";
+import { batchCounts, batchStatusLine, type MemberView } from "./_batch_members.ts";
+import { listBatchFiles } from "../core/batch/batch.ts";
 import { assertId } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { callerIdFromEnv, readPresence } from "../core/presence.ts";
-import type { Project } from "../core/project.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { readPresence } from "../core/presence/presence.ts";
+import { callerIdFromEnv } from "../core/presence/caller_light.ts";
+import type { Project } from "../core/project/project.ts";
 import { PeaksError } from "../core/errors.ts";
 import { commandLine } from "../core/shell.ts";
 

@@ -5,12 +5,12 @@
  * so refusals and suggestions are commands that run as written.
  */
 import type { Ctx } from "../core/command/ctx.ts";
-import type { IdeEntry } from "../core/ide.ts";
-import type { Project } from "../core/project.ts";
+import type { IdeEntry } from "../core/ide/ide.ts";
+import type { Project } from "../core/project/project.ts";
 import { commandLine } from "../core/shell.ts";
-import type { HeadroomMode } from "../context/budget.ts";
-import { governanceWords } from "../context/flags.ts";
-import { budgetData, governPrompt, type RerunChange } from "../context/governance.ts";
+import type { HeadroomMode } from "../core/prompt_budget/budget.ts";
+import { governanceWords } from "../core/prompt_budget/flags.ts";
+import { budgetData, governPrompt, type RerunChange } from "../core/prompt_budget/governance.ts";
 import type { BudgetedPrompt, PromptBudgetStep } from "./dispatch_record.ts";
 
 export type BudgetFlags = Parameters<typeof governanceWords>[0];

@@ -1,5 +1,5 @@
 /** What share and shared-read both need: the batch must exist before its channel is used. */
-import type { Project } from "../core/project.ts";
+import type { Project } from "../core/project/project.ts";
 import { assertId } from "../core/ids.ts";
 import { batchNotFound } from "./batch_view.ts";
 

@@ -1,13 +1,13 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { listBatchFiles, readBatch } from "../core/batches.ts";
+import { listBatchFiles, readBatch } from "../core/batch/batch.ts";
 import { isNotFound, usageError } from "../core/errors.ts";
 import { assertId, isValidId } from "../core/ids.ts";
-import { lockPathFor, withLock } from "../core/lock.ts";
-import { displayPath } from "../core/paths.ts";
-import { type Project, resolveProject } from "../core/project.ts";
-import { listRecords, readRecord } from "../core/records.ts";
-import { isTerminal, recordFileOf } from "../core/record_names.ts";
+import { lockPathFor, withLock } from "../core/fs/lock.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { type Project, resolveProject } from "../core/project/project.ts";
+import { listRecords, readRecord } from "../core/record/record.ts";
+import { isTerminal, recordFileOf } from "../core/record/names_light.ts";
 import { join } from "../core/std.ts";
 
 async function sessionsWithAgents(project: Project): Promise<string[]> {

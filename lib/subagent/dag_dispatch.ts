@@ -7,17 +7,23 @@
  */
 import type { CommandResult } from "../core/command/spec.ts";
 import type { Ctx } from "../core/command/ctx.ts";
-import { DAG_MAX_BYTES, type DagAnalysis, dagHash, type DagNode, parseDag } from "../core/dag.ts";
-import { type NodeProgress, readDagProgress } from "../core/dag_progress.ts";
+import {
+  DAG_MAX_BYTES,
+  type DagAnalysis,
+  dagHash,
+  type DagNode,
+  parseDag,
+} from "../core/dag/dag.ts";
+import { type NodeProgress, readDagProgress } from "../core/dag/progress.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
-import { readGitHead } from "../core/git.ts";
-import { detectIde } from "../core/ide.ts";
+import { readGitHead } from "../core/project/git.ts";
+import { detectIde } from "../core/ide/ide.ts";
 import { newUuid, optionalId } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { guardFlagPath, type Project } from "../core/project.ts";
-import { openSession, type SessionContext } from "../core/session.ts";
-import { guardPath } from "../core/guard.ts";
-import { governanceWords } from "../context/flags.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { guardFlagPath, type Project } from "../core/project/project.ts";
+import { openSession, type SessionContext } from "../core/session/session.ts";
+import { guardPath } from "../core/project/guard.ts";
+import { governanceWords } from "../core/prompt_budget/flags.ts";
 import { declareArtifacts } from "./artifact_rules.ts";
 import type { BudgetFlags } from "./budget_step.ts";
 import { promptBudgetStep } from "./budget_step.ts";
@@ -39,9 +45,9 @@ import {
   runtimeArgs,
   type Surroundings,
 } from "./runtime_args.ts";
-import { assertRole, recordFileOf } from "../core/record_names.ts";
+import { assertRole, recordFileOf } from "../core/record/names_light.ts";
 import { commandLine } from "../core/shell.ts";
-import { installedVendors } from "../core/vendors.ts";
+import { installedVendors } from "../core/ide/vendors.ts";
 import { type DagDetached, prepareDagDetached } from "./detached/dag.ts";
 
 export interface DagFlags extends BudgetFlags {

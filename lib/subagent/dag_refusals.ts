@@ -4,14 +4,14 @@
  * file is too large, or the IDE has no in-process sub-agent tool. Each says
  * who is involved and what to run next.
  */
-import type { Batch } from "../core/batches.ts";
-import { type BatchDag, batchDagOf, DAG_MAX_BYTES, type DagAnalysis } from "../core/dag.ts";
-import type { NodeProgress } from "../core/dag_progress.ts";
+import type { Batch } from "../core/batch/batch.ts";
+import { type BatchDag, batchDagOf, DAG_MAX_BYTES, type DagAnalysis } from "../core/dag/dag.ts";
+import type { NodeProgress } from "../core/dag/progress.ts";
 import { gateError, PeaksError } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
 import { commandLine } from "../core/shell.ts";
-import type { SessionContext } from "../core/session.ts";
+import type { SessionContext } from "../core/session/session.ts";
 import type { Decision } from "./dag_schedule.ts";
 
 /** `sub-agent status` for the batch, with the session when it did not come from the binding. */

@@ -4,10 +4,10 @@
  * visible hint for the whole fan-out, and the command for the next wave.
  */
 import type { CommandResult } from "../core/command/spec.ts";
-import { BATCH_SOFT_LIMIT } from "../core/batches.ts";
-import type { DagAnalysis } from "../core/dag.ts";
+import { BATCH_SOFT_LIMIT } from "../core/batch/batch.ts";
+import type { DagAnalysis } from "../core/dag/dag.ts";
 import type { Warning } from "../core/errors.ts";
-import type { SessionContext } from "../core/session.ts";
+import type { SessionContext } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
 import { compactMeta } from "./artifact_rules.ts";
 import type { Decision } from "./dag_schedule.ts";

@@ -5,8 +5,8 @@
  * undispatched nodes, at most `maxParallel` of them (a wave). Every node of
  * that level has its predecessors done, because every lower level is done.
  */
-import type { DagAnalysis } from "../core/dag.ts";
-import { type NodeProgress, pendingProgress } from "../core/dag_progress.ts";
+import type { DagAnalysis } from "../core/dag/dag.ts";
+import { type NodeProgress, pendingProgress } from "../core/dag/progress.ts";
 
 export type Decision =
   | { kind: "complete" }

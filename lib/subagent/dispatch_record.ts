@@ -4,16 +4,16 @@
  * create the records (exclusively, while the batch lock is held). A record
  * name that is already taken is replaced by a fresh one of the same length.
  */
-import { createFileExclusive } from "../core/atomic.ts";
-import { type Batch, joinBatch } from "../core/batches.ts";
+import { createFileExclusive } from "../core/fs/atomic.ts";
+import { type Batch, joinBatch } from "../core/batch/batch.ts";
 import type { Warning } from "../core/errors.ts";
 import { PeaksError } from "../core/errors.ts";
-import type { GitHead } from "../core/git.ts";
-import type { IdeEntry } from "../core/ide.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
-import type { ArtifactMeta, DispatchRecord, ToolCall } from "../core/records.ts";
-import { RECORD_VERSION, recordFileName } from "../core/record_names.ts";
+import type { GitHead } from "../core/project/git.ts";
+import type { IdeEntry } from "../core/ide/ide.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import type { ArtifactMeta, DispatchRecord, ToolCall } from "../core/record/record.ts";
+import { RECORD_VERSION, recordFileName } from "../core/record/names_light.ts";
 import { composePrompt } from "./prompt_blocks.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
 import { buildToolCall, pointerPrompt } from "./tool_call.ts";

@@ -5,10 +5,10 @@
  * DAG module is loaded only when the file exists, so plain dispatches pay
  * one failed read.
  */
-import { readBatch } from "../core/batches.ts";
+import { readBatch } from "../core/batch/batch.ts";
 import type { Warning } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
 import { commandLine } from "../core/shell.ts";
 
 export async function fanoutWarning(
@@ -25,7 +25,7 @@ export async function fanoutWarning(
     return undefined;
   }
   try {
-    const { batchDagOf, parseDag } = await import("../core/dag.ts");
+    const { batchDagOf, parseDag } = await import("../core/dag/dag.ts");
     const shown = displayPath(project.root, path);
     const analysis = parseDag(text, shown);
     const { dag } = analysis;

@@ -1,12 +1,16 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import { type Project, resolveProject } from "../core/project.ts";
-import { type DispatchRecord, type SubAgentResult, SubAgentResultSchema } from "../core/records.ts";
-import { finalizeRecord } from "../core/record_finalize.ts";
-import { isTerminal } from "../core/record_names.ts";
-import { describeIssues } from "../core/store.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { type Project, resolveProject } from "../core/project/project.ts";
+import {
+  type DispatchRecord,
+  type SubAgentResult,
+  SubAgentResultSchema,
+} from "../core/record/record.ts";
+import { finalizeRecord } from "../core/record/terminal.ts";
+import { isTerminal } from "../core/record/names_light.ts";
+import { describeIssues } from "../core/fs/json.ts";
 import { auditRecord, type RecordAudit } from "./audit.ts";
 import { selectTargets, type Skipped } from "./finalize_targets.ts";
 

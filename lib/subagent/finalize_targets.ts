@@ -4,15 +4,15 @@
  * broken record in a batch is skipped and reported, never a blocker.
  */
 import type { Ctx } from "../core/command/ctx.ts";
-import { readBatch } from "../core/batches.ts";
+import { readBatch } from "../core/batch/batch.ts";
 import { PeaksError, usageError } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
-import { effectiveStatus } from "../core/liveness.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
-import { listRecords } from "../core/records.ts";
-import { isTerminal, quarantineCommand } from "../core/record_names.ts";
-import { resolveSession } from "../core/session.ts";
+import { effectiveStatus } from "../core/record/liveness.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import { listRecords } from "../core/record/record.ts";
+import { isTerminal, quarantineCommand } from "../core/record/names_light.ts";
+import { resolveSession } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
 import { resolveRecordFlag } from "./record_path.ts";
 import { batchNotFound } from "./batch_view.ts";

@@ -1,17 +1,17 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { PeaksError, type Warning } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import { resolveProject } from "../core/project.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { resolveProject } from "../core/project/project.ts";
 import {
   type DispatchRecord,
   RecordFileSchema,
   recordNotFound,
   recordReadOptions,
-} from "../core/records.ts";
-import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record_names.ts";
-import { applyBeat, BEAT_STATUSES } from "../core/heartbeat_update.ts";
-import { updateJson } from "../core/store.ts";
+} from "../core/record/record.ts";
+import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record/names_light.ts";
+import { applyBeat, BEAT_STATUSES } from "./_heartbeat_update.ts";
+import { updateJson } from "../core/fs/json.ts";
 import { commandLine } from "../core/shell.ts";
 import { resolveRecordFlag } from "./record_path.ts";
 

@@ -8,10 +8,10 @@
 import type { Ctx } from "../core/command/ctx.ts";
 import { type Replay, replayPlan } from "./replay.ts";
 import { gateError, type PeaksError } from "../core/errors.ts";
-import type { IdeEntry } from "../core/ide.ts";
-import type { Project } from "../core/project.ts";
+import type { IdeEntry } from "../core/ide/ide.ts";
+import type { Project } from "../core/project/project.ts";
 import { commandLine } from "../core/shell.ts";
-import { installedVendors, type Vendor, VENDORS } from "../core/vendors.ts";
+import { installedVendors, type Vendor, VENDORS } from "../core/ide/vendors.ts";
 import type { PromptInput } from "./prompt_input.ts";
 
 /** The host's own vendor when installed (codex in Codex), else the first installed one. */

@@ -6,7 +6,7 @@
  * copy them, and every command in them names the real record and batch.
  */
 import { commandLine } from "../core/shell.ts";
-import { roleFileName, STAGES } from "../core/record_names.ts";
+import { roleFileName, STAGES } from "../core/record/names_light.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
 
 export const COMMIT_POLICY_TITLE = "## Commit / push policy (mandatory)";

@@ -6,7 +6,7 @@
  */
 import type { Ctx } from "../core/command/ctx.ts";
 import { gateError, usageError } from "../core/errors.ts";
-import { guardFlagPath, type Project } from "../core/project.ts";
+import { guardFlagPath, type Project } from "../core/project/project.ts";
 
 /** Refuse inputs past this many bytes: far beyond any useful prompt, small enough to hold in memory. */
 export const PROMPT_SAFETY_CAP = 32 * 1024 * 1024;

@@ -5,12 +5,12 @@
  * as the bare record file name, which is looked up in the session folders.
  */
 import type { Ctx } from "../core/command/ctx.ts";
-import { guardFlagPath, type Project } from "../core/project.ts";
-import { guardPath } from "../core/guard.ts";
+import { guardFlagPath, type Project } from "../core/project/project.ts";
+import { guardPath } from "../core/project/guard.ts";
 import { isNotFound, usageError } from "../core/errors.ts";
 import { isValidId, printable } from "../core/ids.ts";
-import { recordNotFound } from "../core/records.ts";
-import { isRecordFileName } from "../core/record_names.ts";
+import { recordNotFound } from "../core/record/record.ts";
+import { isRecordFileName } from "../core/record/names_light.ts";
 import { join, relative } from "../core/std.ts";
 
 export interface RecordTarget {

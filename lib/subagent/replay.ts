@@ -6,11 +6,11 @@
  */
 import type { Ctx } from "../core/command/ctx.ts";
 import { fileTimestamp } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
-import { roleFileName } from "../core/record_names.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import { roleFileName } from "../core/record/names_light.ts";
 import { join } from "../core/std.ts";
-import { writeFileAtomic } from "../core/atomic.ts";
+import { writeFileAtomic } from "../core/fs/atomic.ts";
 import type { PromptInput } from "./prompt_input.ts";
 
 export interface Replay {

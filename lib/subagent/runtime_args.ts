@@ -6,13 +6,14 @@
  */
 import type { Ctx } from "../core/command/ctx.ts";
 import { PeaksError, type Warning } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
-import { callerIdFromEnv, readPresence } from "../core/presence.ts";
-import { readRequest } from "../core/request_file.ts";
-import { LEGACY_ARCHETYPES, readScanResult } from "../core/scan_result.ts";
-import { readJsonFile } from "../core/store.ts";
-import { roleFileName } from "../core/record_names.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import { readPresence } from "../core/presence/presence.ts";
+import { callerIdFromEnv } from "../core/presence/caller_light.ts";
+import { readRequest } from "../core/request/file.ts";
+import { LEGACY_ARCHETYPES, readScanResult } from "../core/scan/result.ts";
+import { readJsonFile } from "../core/fs/json.ts";
+import { roleFileName } from "../core/record/names_light.ts";
 
 /** A dispatch without a request id still needs one for file names: one per batch. */
 export function generatedRequestId(batchId: string): string {

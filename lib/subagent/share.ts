@@ -10,12 +10,12 @@ import {
   KEY_PATTERN,
   VALUE_MAX_BYTES,
   VALUE_WARN_BYTES,
-} from "../core/channel.ts";
+} from "../core/batch/channel.ts";
 import { gateError, usageError, type Warning } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { openSession } from "../core/session.ts";
-import { updateJson } from "../core/store.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { openSession } from "../core/session/session.ts";
+import { updateJson } from "../core/fs/json.ts";
 import { requireBatch } from "./channel_access.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;

@@ -1,9 +1,9 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { readChannel } from "../core/channel.ts";
+import { readChannel } from "../core/batch/channel.ts";
 import { usageError } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import { openSession } from "../core/session.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { openSession } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
 import { keyGlob, requireBatch } from "./channel_access.ts";
 

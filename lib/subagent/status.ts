@@ -1,7 +1,7 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { readBatchMembers } from "../core/batch_status.ts";
-import { openSession } from "../core/session.ts";
+import { readBatchMembers } from "./_batch_members.ts";
+import { openSession } from "../core/session/session.ts";
 import { batchNotFound, chooseBatch, chooseLabel, statusData } from "./batch_view.ts";
 
 export default defineCommand({

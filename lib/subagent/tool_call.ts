@@ -3,8 +3,8 @@
  * own IDE, per the IDE table. Hosts without an in-process sub-agent tool get
  * IDE_NOT_SUPPORTED with a runnable alternative instead.
  */
-import type { IdeEntry } from "../core/ide.ts";
-import type { ToolCall } from "../core/records.ts";
+import type { IdeEntry } from "../core/ide/ide.ts";
+import type { ToolCall } from "../core/record/record.ts";
 import { commandLine } from "../core/shell.ts";
 
 export const EXPECTED_COMPLETION_SECONDS = 45;

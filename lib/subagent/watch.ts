@@ -5,14 +5,14 @@ import {
   batchStatusLine,
   type MemberView,
   readBatchMembers,
-} from "../core/batch_status.ts";
+} from "./_batch_members.ts";
 import { gateError, PeaksError } from "../core/errors.ts";
-import { liveness } from "../core/liveness.ts";
-import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../core/records.ts";
-import { isTerminal } from "../core/record_names.ts";
-import { openSession } from "../core/session.ts";
+import { liveness } from "../core/record/liveness.ts";
+import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../core/record/record.ts";
+import { isTerminal } from "../core/record/names_light.ts";
+import { openSession } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
-import { updateJson } from "../core/store.ts";
+import { updateJson } from "../core/fs/json.ts";
 import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "./batch_view.ts";
 
 function sleep(ms: number): Promise<void> {

@@ -1,5 +1,5 @@
 /** The follow-up commands the swarm hands out, with the session when it did not come from the binding. */
-import type { SessionContext } from "../core/session.ts";
+import type { SessionContext } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
 
 export function peaksCommand(session: SessionContext, words: string[]): string {

@@ -1,21 +1,17 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { readChannel } from "../core/channel.ts";
-import { type DagBatchState, readDagProgress } from "../core/dag_progress.ts";
+import { readChannel } from "../core/batch/channel.ts";
+import { type DagBatchState, readDagProgress } from "../core/dag/progress.ts";
 import { gateError, PeaksError, type Warning } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { callerIdFromEnv, readPresence, setPresence } from "../core/presence.ts";
-import { finalizeRecord } from "../core/record_finalize.ts";
-import { roleFileName } from "../core/record_names.ts";
-import { openSession, type SessionContext } from "../core/session.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { readPresence, setPresence } from "../core/presence/presence.ts";
+import { callerIdFromEnv } from "../core/presence/caller_light.ts";
+import { finalizeRecord } from "../core/record/terminal.ts";
+import { roleFileName } from "../core/record/names_light.ts";
+import { openSession, type SessionContext } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
-import {
-  type Convergence,
-  readSwarmPlan,
-  type SwarmPlan,
-  updateSwarmPlan,
-} from "../core/swarm_plan.ts";
+import { type Convergence, readSwarmPlan, type SwarmPlan, updateSwarmPlan } from "./_plan_file.ts";
 import { convergeCommand, dispatchDagCommand, peaksCommand, planCommand } from "./commands.ts";
 import { nextSteps } from "./converge_next.ts";
 import { degradation } from "./gate_b.ts";

@@ -4,8 +4,8 @@
  * around them (instructions). An aborted swarm hands out no command: the
  * user decides.
  */
-import type { SessionContext } from "../core/session.ts";
-import type { MemberResult, SwarmOutcome, SwarmPlan } from "../core/swarm_plan.ts";
+import type { SessionContext } from "../core/session/session.ts";
+import type { MemberResult, SwarmOutcome, SwarmPlan } from "./_plan_file.ts";
 import { peaksCommand, planCommand } from "./commands.ts";
 
 export interface NextSteps {

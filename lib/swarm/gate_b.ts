@@ -5,10 +5,10 @@
  * request prerequisites: they exist, are not empty, keep no template
  * placeholder, and carry the required heading lines.
  */
-import type { Requirement } from "../core/artefact_check.ts";
-import type { Layout } from "../core/paths.ts";
-import type { RequestType } from "../core/request_file.ts";
-import type { SwarmOutcome, SwarmRole } from "../core/swarm_plan.ts";
+import type { Requirement } from "../core/request/requirements.ts";
+import type { Layout } from "../core/project/paths.ts";
+import type { RequestType } from "../core/request/file.ts";
+import type { SwarmOutcome, SwarmRole } from "./_plan_file.ts";
 
 function file(path: string, headings: string[] = []): Requirement {
   return { path, headings, placeholderFree: true, standards: false, nonEmpty: true };

@@ -6,11 +6,11 @@
  * never started, when it was never dispatched, or when a Gate-B file is
  * missing or unfinished.
  */
-import { checkRequirements } from "../core/artefact_check.ts";
-import { type NodeProgress, pendingProgress } from "../core/dag_progress.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
-import type { MemberResult, SwarmPlan, SwarmRole } from "../core/swarm_plan.ts";
+import { checkRequirements } from "../core/request/requirements.ts";
+import { type NodeProgress, pendingProgress } from "../core/dag/progress.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import type { MemberResult, SwarmPlan, SwarmRole } from "./_plan_file.ts";
 import { gateBRequirements, MISSING_NOTE } from "./gate_b.ts";
 import { applyChoice } from "./plan_rules.ts";
 

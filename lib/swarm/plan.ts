@@ -1,19 +1,14 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { writeJsonAtomic } from "../core/atomic.ts";
-import { readBatch } from "../core/batches.ts";
-import { dagHash, parseDag } from "../core/dag.ts";
+import { writeJsonAtomic } from "../core/fs/atomic.ts";
+import { readBatch } from "../core/batch/batch.ts";
+import { dagHash, parseDag } from "../core/dag/dag.ts";
 import type { Warning } from "../core/errors.ts";
 import { assertId, randomHex } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { PRESENCE_MODES, setPresence } from "../core/presence.ts";
-import { openSession, type SessionContext } from "../core/session.ts";
-import {
-  SWARM_CHOICES,
-  type SwarmChoice,
-  type SwarmPlan,
-  updateSwarmPlan,
-} from "../core/swarm_plan.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { PRESENCE_MODES, setPresence } from "../core/presence/presence.ts";
+import { openSession, type SessionContext } from "../core/session/session.ts";
+import { SWARM_CHOICES, type SwarmChoice, type SwarmPlan, updateSwarmPlan } from "./_plan_file.ts";
 import { convergeCommand, dispatchDagCommand, planCommand } from "./commands.ts";
 import { readyPrd, resolveMode, scanFrontendOnly } from "./plan_inputs.ts";
 import {

@@ -4,12 +4,12 @@
  * arguments, heartbeat, completion and policy blocks around it), its Gate-B
  * files declared as artefacts, and the edges of the chosen shape.
  */
-import type { Dag, DagNode } from "../core/dag.ts";
-import { displayPath } from "../core/paths.ts";
-import type { Project } from "../core/project.ts";
-import type { RequestType } from "../core/request_file.ts";
+import type { Dag, DagNode } from "../core/dag/dag.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import type { RequestType } from "../core/request/file.ts";
 import { commandLine } from "../core/shell.ts";
-import type { SwarmRole } from "../core/swarm_plan.ts";
+import type { SwarmRole } from "./_plan_file.ts";
 import { gateBRequirements } from "./gate_b.ts";
 import type { Shape } from "./plan_rules.ts";
 

@@ -5,17 +5,13 @@
  */
 import type { Ctx } from "../core/command/ctx.ts";
 import { gateError, PeaksError, type Warning } from "../core/errors.ts";
-import { readPreferences } from "../core/preferences.ts";
-import {
-  callerIdFromEnv,
-  type Presence,
-  type PresenceMode,
-  readPresence,
-} from "../core/presence.ts";
-import { readRequest, type RequestDocument } from "../core/request_file.ts";
-import { readScanResult } from "../core/scan_result.ts";
-import type { SessionContext } from "../core/session.ts";
-import type { SwarmPlan } from "../core/swarm_plan.ts";
+import { readPreferences } from "../core/preferences/preferences.ts";
+import { type Presence, type PresenceMode, readPresence } from "../core/presence/presence.ts";
+import { callerIdFromEnv } from "../core/presence/caller_light.ts";
+import { readRequest, type RequestDocument } from "../core/request/file.ts";
+import { readScanResult } from "../core/scan/result.ts";
+import type { SessionContext } from "../core/session/session.ts";
+import type { SwarmPlan } from "./_plan_file.ts";
 import { peaksCommand } from "./commands.ts";
 
 const PRD_READY = ["confirmed-by-user", "handed-off"];

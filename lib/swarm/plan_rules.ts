@@ -3,10 +3,10 @@
  * members a request type gets, when UI joins (project scan or a frontend
  * keyword in the PRD), which modes decide alone, and what each choice does.
  */
-import type { PresenceMode } from "../core/presence.ts";
-import type { RequestType } from "../core/request_file.ts";
-import { historySpan } from "../core/request_history.ts";
-import type { SwarmChoice, SwarmRole } from "../core/swarm_plan.ts";
+import type { PresenceMode } from "../core/presence/presence.ts";
+import type { RequestType } from "../core/request/file.ts";
+import { historySpan } from "../core/request/history.ts";
+import type { SwarmChoice, SwarmRole } from "./_plan_file.ts";
 
 /** Matched as substrings. */
 export const CHINESE_KEYWORDS = ["页面", "组件", "表单", "弹窗", "表格", "样式", "布局", "交互"];

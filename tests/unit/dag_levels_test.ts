@@ -5,13 +5,13 @@ import {
   type DagAnalysis,
   DagSchema,
   parseDag,
-} from "../../lib/core/dag.ts";
+} from "../../lib/core/dag/dag.ts";
 import {
   type NodeProgress,
   type NodeState,
   pendingProgress,
   stateOf,
-} from "../../lib/core/dag_progress.ts";
+} from "../../lib/core/dag/progress.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
 import { decideNext } from "../../lib/subagent/dag_schedule.ts";
 

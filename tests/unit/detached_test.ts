@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { probeLease, runNameFor } from "../../lib/core/detached_runs.ts";
+import { probeLease, runNameFor } from "../../lib/core/detached/runs.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
-import { chooseVendor, VENDORS } from "../../lib/core/vendors.ts";
+import { chooseVendor, VENDORS } from "../../lib/core/ide/vendors.ts";
 import { join } from "../../lib/core/std.ts";
 import {
   composeDetachedPrompt,

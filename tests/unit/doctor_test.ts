@@ -1,6 +1,6 @@
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import { PeaksError } from "../../lib/core/errors.ts";
-import { projectLayout } from "../../lib/core/paths.ts";
+import { projectLayout } from "../../lib/core/project/paths.ts";
 import { strayCandidates } from "../../lib/doctor/check_root_files.ts";
 import { selfFinding } from "../../lib/doctor/check_runtime.ts";
 import {

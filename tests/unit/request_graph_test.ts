@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "@std/assert";
-import { REQUEST_ROLES, type RequestRole } from "../../lib/core/request_file.ts";
+import { REQUEST_ROLES, type RequestRole } from "../../lib/core/request/file.ts";
 import {
   allowedTargets,
   checkMove,

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
-import { checkSkillFile } from "../../lib/skills/frontmatter.ts";
+import { checkSkillFile } from "../../lib/core/skills/_frontmatter.ts";
 import { REPO } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { checkSkillsTree, commandMentions, markdownFiles } from "../support/skill_contract.ts";

@@ -8,7 +8,7 @@ import type { RuntimeArgs } from "../../lib/subagent/runtime_args.ts";
 import { pointerPrompt } from "../../lib/subagent/tool_call.ts";
 import { pickVendor } from "../../lib/subagent/ide_not_supported.ts";
 import { keyGlob } from "../../lib/subagent/channel_access.ts";
-import { ideById } from "../../lib/core/ide.ts";
+import { ideById } from "../../lib/core/ide/ide.ts";
 import { shellWords } from "../support/next_actions.ts";
 
 function args(overrides: Partial<RuntimeArgs> = {}): RuntimeArgs {

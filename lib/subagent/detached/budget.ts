@@ -12,11 +12,11 @@ import {
   type Reconciled,
   recordPathOf,
   type RunEntry,
-} from "../../core/detached_runs.ts";
+} from "../../core/detached/runs.ts";
 import { gateError, type PeaksError, type Warning } from "../../core/errors.ts";
-import { displayPath } from "../../core/paths.ts";
-import type { Project } from "../../core/project.ts";
-import { readRecord } from "../../core/records.ts";
+import { displayPath } from "../../core/project/paths.ts";
+import type { Project } from "../../core/project/project.ts";
+import { readRecord } from "../../core/record/record.ts";
 import { commandLine } from "../../core/shell.ts";
 
 export interface LiveRun {

@@ -6,16 +6,16 @@
  * and prompt cap, and the supervisors once the records exist.
  */
 import type { Ctx } from "../../core/command/ctx.ts";
-import { runNameFor } from "../../core/detached_runs.ts";
+import { runNameFor } from "../../core/detached/runs.ts";
 import { PeaksError, type Warning } from "../../core/errors.ts";
-import { withLock } from "../../core/lock.ts";
-import { displayPath } from "../../core/paths.ts";
-import type { IdeEntry } from "../../core/ide.ts";
-import type { Project } from "../../core/project.ts";
-import { callerIdFromEnv } from "../../core/presence.ts";
-import { recordFileOf } from "../../core/record_names.ts";
+import { withLock } from "../../core/fs/lock.ts";
+import { displayPath } from "../../core/project/paths.ts";
+import type { IdeEntry } from "../../core/ide/ide.ts";
+import type { Project } from "../../core/project/project.ts";
+import { callerIdFromEnv } from "../../core/presence/caller_light.ts";
+import { recordFileOf } from "../../core/record/names_light.ts";
 import { commandLine } from "../../core/shell.ts";
-import { chooseVendor, type Vendor, VENDORS } from "../../core/vendors.ts";
+import { chooseVendor, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import type { DetachedPlan, PromptBudgetStep, WrittenDispatch } from "../dispatch_record.ts";
 import type { RuntimeArgs } from "../runtime_args.ts";
 import { budgetExceeded, checkBudget, reconciledWarning } from "./budget.ts";

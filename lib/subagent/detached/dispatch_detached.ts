@@ -6,14 +6,14 @@
  */
 import type { CommandResult } from "../../core/command/spec.ts";
 import type { Ctx } from "../../core/command/ctx.ts";
-import { runNameFor } from "../../core/detached_runs.ts";
+import { runNameFor } from "../../core/detached/runs.ts";
 import { PeaksError } from "../../core/errors.ts";
-import { withLock } from "../../core/lock.ts";
-import { displayPath } from "../../core/paths.ts";
-import { callerIdFromEnv } from "../../core/presence.ts";
-import { recordFileOf } from "../../core/record_names.ts";
+import { withLock } from "../../core/fs/lock.ts";
+import { displayPath } from "../../core/project/paths.ts";
+import { callerIdFromEnv } from "../../core/presence/caller_light.ts";
+import { recordFileOf } from "../../core/record/names_light.ts";
 import { commandLine } from "../../core/shell.ts";
-import { chooseVendor, type Vendor, VENDORS } from "../../core/vendors.ts";
+import { chooseVendor, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import { compactMeta } from "../artifact_rules.ts";
 import { type PromptBudgetStep, writeDispatch } from "../dispatch_record.ts";
 import type { Replay } from "../replay.ts";

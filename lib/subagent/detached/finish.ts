@@ -6,17 +6,17 @@
  */
 import { formatDuration } from "../../core/command/spec.ts";
 import type { Ctx } from "../../core/command/ctx.ts";
-import { runFile, type RunStatus } from "../../core/detached_runs.ts";
-import { applyBeat } from "../../core/heartbeat_update.ts";
-import { lastProgress } from "../../core/liveness.ts";
+import { runFile, type RunStatus } from "../../core/detached/runs.ts";
+import { applyBeat } from "../_heartbeat_update.ts";
+import { lastProgress } from "../../core/record/liveness.ts";
 import {
   type DispatchRecord,
   RecordFileSchema,
   recordReadOptions,
   type SubAgentResult,
-} from "../../core/records.ts";
-import { isTerminal, type Outcome } from "../../core/record_names.ts";
-import { updateJson } from "../../core/store.ts";
+} from "../../core/record/record.ts";
+import { isTerminal, type Outcome } from "../../core/record/names_light.ts";
+import { updateJson } from "../../core/fs/json.ts";
 import { resultFromLog } from "./result_scan.ts";
 import type { RunFiles } from "./run_files.ts";
 

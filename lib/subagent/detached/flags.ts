@@ -1,7 +1,7 @@
 /** The dispatch flags of detached mode, declared once; loaded by every dispatch, so kept tiny. */
 import { flag } from "../../core/command/flag.ts";
 import { usageError } from "../../core/errors.ts";
-import { VENDORS } from "../../core/vendors.ts";
+import { VENDORS } from "../../core/ide/vendors.ts";
 
 export const DEFAULT_TIMEOUT_MS = 60 * 60_000;
 export const DEFAULT_MAX_CONCURRENT = 8;

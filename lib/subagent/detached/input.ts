@@ -1,9 +1,9 @@
 /** What detached dispatch receives from `sub-agent dispatch` once the record's inputs are known. */
 import type { Warning } from "../../core/errors.ts";
-import type { GitHead } from "../../core/git.ts";
-import type { IdeEntry } from "../../core/ide.ts";
-import type { Project } from "../../core/project.ts";
-import type { ArtifactMeta } from "../../core/records.ts";
+import type { GitHead } from "../../core/project/git.ts";
+import type { IdeEntry } from "../../core/ide/ide.ts";
+import type { Project } from "../../core/project/project.ts";
+import type { ArtifactMeta } from "../../core/record/record.ts";
 import type { PromptBudgetStep } from "../dispatch_record.ts";
 import type { PromptInput } from "../prompt_input.ts";
 import type { Replay } from "../replay.ts";

@@ -6,13 +6,13 @@
  */
 import type { CommandResult } from "../../core/command/spec.ts";
 import type { Ctx } from "../../core/command/ctx.ts";
-import { reconcileRun } from "../../core/detached_runs.ts";
+import { reconcileRun } from "../../core/detached/runs.ts";
 import {
   listOrphans,
   lostVendorInstructions,
   type OrphanRow,
-} from "../../core/detached_orphans.ts";
-import type { Project } from "../../core/project.ts";
+} from "../../core/detached/orphans.ts";
+import type { Project } from "../../core/project/project.ts";
 import { commandLine } from "../../core/shell.ts";
 import { stopRun } from "./control.ts";
 

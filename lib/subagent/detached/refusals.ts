@@ -6,11 +6,15 @@
 import { formatDuration } from "../../core/command/spec.ts";
 import type { Ctx } from "../../core/command/ctx.ts";
 import { gateError, PeaksError } from "../../core/errors.ts";
-import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../../core/records.ts";
-import { isTerminal } from "../../core/record_names.ts";
+import {
+  type DispatchRecord,
+  RecordFileSchema,
+  recordReadOptions,
+} from "../../core/record/record.ts";
+import { isTerminal } from "../../core/record/names_light.ts";
 import { commandLine } from "../../core/shell.ts";
-import { updateJson } from "../../core/store.ts";
-import { type Vendor, VENDORS } from "../../core/vendors.ts";
+import { updateJson } from "../../core/fs/json.ts";
+import { type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import { type Replay, replayPlan } from "../replay.ts";
 import type { DetachedDispatchFlags, DetachedInput } from "./input.ts";
 import { DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS } from "./flags.ts";

@@ -4,7 +4,7 @@
  * (claude's `result`, codex's agent message). The template from the prompt
  * (`"<path>"` placeholders) never counts.
  */
-import { type SubAgentResult, SubAgentResultSchema } from "../../core/records.ts";
+import { type SubAgentResult, SubAgentResultSchema } from "../../core/record/record.ts";
 
 const TAIL_BYTES = 256 * 1024;
 const MAX_TRIES = 64;

@@ -3,14 +3,14 @@
  * name appears, held until it is removed last), owner-session, status.json,
  * the append-only log and exit.json. Every JSON file is written atomically.
  */
-import { writeJsonAtomic } from "../../core/atomic.ts";
+import { writeJsonAtomic } from "../../core/fs/atomic.ts";
 import {
   probeLease,
   type RunExit,
   runFile,
   type RunOwner,
   type RunStatus,
-} from "../../core/detached_runs.ts";
+} from "../../core/detached/runs.ts";
 import { isNotFound, PeaksError } from "../../core/errors.ts";
 import { randomHex } from "../../core/ids.ts";
 

@@ -5,7 +5,7 @@
  * that exits or never takes its lease is a start failure.
  */
 import type { Ctx } from "../../core/command/ctx.ts";
-import { probeLease, runFile } from "../../core/detached_runs.ts";
+import { probeLease, runFile } from "../../core/detached/runs.ts";
 import { PeaksError } from "../../core/errors.ts";
 
 export interface StartedSupervisor {

@@ -1,11 +1,11 @@
 import { defineCommand } from "../../core/command/spec.ts";
 import { flag } from "../../core/command/flag.ts";
-import { DetachedInfoSchema, runNameFor } from "../../core/detached_runs.ts";
+import { DetachedInfoSchema, runNameFor } from "../../core/detached/runs.ts";
 import { PeaksError } from "../../core/errors.ts";
-import { resolveProject } from "../../core/project.ts";
-import { readRecord, recordNotFound } from "../../core/records.ts";
-import { recordFileOf } from "../../core/record_names.ts";
-import { describeIssues } from "../../core/store.ts";
+import { resolveProject } from "../../core/project/project.ts";
+import { readRecord, recordNotFound } from "../../core/record/record.ts";
+import { recordFileOf } from "../../core/record/names_light.ts";
+import { describeIssues } from "../../core/fs/json.ts";
 import { resolveRecordFlag } from "../record_path.ts";
 import { RunFiles } from "./run_files.ts";
 import { supervise } from "./supervisor.ts";

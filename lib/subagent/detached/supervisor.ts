@@ -7,13 +7,17 @@
  * before removing the pid file last.
  */
 import type { Ctx } from "../../core/command/ctx.ts";
-import type { DetachedInfo, RunStatus } from "../../core/detached_runs.ts";
-import { applyBeat } from "../../core/heartbeat_update.ts";
-import type { Project } from "../../core/project.ts";
-import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../../core/records.ts";
-import { isTerminal, recordFileOf } from "../../core/record_names.ts";
-import { updateJson } from "../../core/store.ts";
-import { type Vendor, vendorCommand } from "../../core/vendors.ts";
+import type { DetachedInfo, RunStatus } from "../../core/detached/runs.ts";
+import { applyBeat } from "../_heartbeat_update.ts";
+import type { Project } from "../../core/project/project.ts";
+import {
+  type DispatchRecord,
+  RecordFileSchema,
+  recordReadOptions,
+} from "../../core/record/record.ts";
+import { isTerminal, recordFileOf } from "../../core/record/names_light.ts";
+import { updateJson } from "../../core/fs/json.ts";
+import { type Vendor, vendorCommand } from "../../core/ide/vendors.ts";
 import { pointerPrompt } from "../tool_call.ts";
 import { HISTORY_BOUNDARY } from "./prompt.ts";
 import { finishRun, type RunState, type StopReason, type Supervised } from "./finish.ts";

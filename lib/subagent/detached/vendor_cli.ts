@@ -6,8 +6,8 @@
  * `run` takes its message as an argument, so its prompt is capped to keep
  * the command line within OS limits.
  */
-import { ideById, type IdeEntry } from "../../core/ide.ts";
-import type { Vendor } from "../../core/vendors.ts";
+import { ideById, type IdeEntry } from "../../core/ide/ide.ts";
+import type { Vendor } from "../../core/ide/vendors.ts";
 
 const KiB = 1024;
 
