@@ -1,16 +1,16 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { isCompiled, VERSION } from "../core/command/build.ts";
 import { resolveProject } from "../core/project/project.ts";
-import { detachedCheck } from "./check_detached.ts";
-import { recordsCheck } from "./check_records.ts";
-import { rootFilesCheck } from "./check_root_files.ts";
-import { runtimeCheck } from "./check_runtime.ts";
-import { skillsCheck } from "./check_skills.ts";
-import { standardsCheck } from "./check_standards.ts";
-import { statuslineCheck } from "./check_statusline.ts";
-import { gitignoreCheck, workspaceCheck } from "./check_workspace.ts";
-import { type Check, type Finding, runCheck, type Severity } from "./model.ts";
-import { renderDoctor } from "./render.ts";
+import { detachedCheck } from "./_check_detached.ts";
+import { recordsCheck } from "./_check_records.ts";
+import { rootFilesCheck } from "./_check_root_files.ts";
+import { runtimeCheck } from "./_check_runtime.ts";
+import { skillsCheck } from "./_check_skills.ts";
+import { standardsCheck } from "./_check_standards.ts";
+import { statuslineCheck } from "./_check_statusline.ts";
+import { gitignoreCheck, workspaceCheck } from "./_check_workspace.ts";
+import { type Check, type Finding, runCheck, type Severity } from "./_model.ts";
+import { renderDoctor } from "./_render.ts";
 
 /** In the order they are shown. */
 export const CHECKS: Check[] = [

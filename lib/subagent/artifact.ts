@@ -13,9 +13,9 @@ import {
 } from "../core/record/record.ts";
 import { ARTIFACT_STATES, isTerminal } from "../core/record/names_light.ts";
 import { updateJson } from "../core/fs/json.ts";
-import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./artifact_rules.ts";
-import { SUMMARY_MAX } from "./artifact_rules.ts";
-import { resolveRecordFlag } from "./record_path.ts";
+import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./_artifact_rules.ts";
+import { SUMMARY_MAX } from "./_artifact_rules.ts";
+import { resolveRecordFlag } from "./_record_flag.ts";
 
 export default defineCommand({
   name: "sub-agent artifact",

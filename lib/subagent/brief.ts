@@ -3,7 +3,7 @@ import { flag } from "../core/command/flag.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { resolveProject } from "../core/project/project.ts";
 import { readRecord, recordNotFound } from "../core/record/record.ts";
-import { resolveRecordFlag } from "./record_path.ts";
+import { resolveRecordFlag } from "./_record_flag.ts";
 
 export default defineCommand({
   name: "sub-agent brief",

@@ -91,7 +91,7 @@ export default defineCommand({
     }
     const project = await resolveProject(ctx);
     if (flags.orphans) {
-      const { cleanupOrphans } = await import("./detached/orphans.ts");
+      const { cleanupOrphans } = await import("./detached/_cleanup_orphans.ts");
       return await cleanupOrphans(ctx, project, {
         session: flags.session === undefined ? undefined : assertId(flags.session, "--session"),
         kill: flags.kill,

@@ -10,16 +10,16 @@ import { usageError } from "../core/errors.ts";
 import { assertRole } from "../core/record/names_light.ts";
 import { openSession } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
-import { compactMeta, declareArtifacts } from "./artifact_rules.ts";
-import { writeDispatch } from "./dispatch_record.ts";
+import { compactMeta, declareArtifacts } from "./_artifact_rules.ts";
+import { writeDispatch } from "./dispatch/_record.ts";
 import { governanceFlags, governanceWords } from "../core/prompt_budget/flags.ts";
-import { type Replay, replayPlan } from "./replay.ts";
-import { readPromptInput } from "./prompt_input.ts";
-import { promptBudgetStep } from "./budget_step.ts";
-import { fanoutWarning } from "./fanout_check.ts";
-import { generatedRequestId, readSurroundings, runtimeArgs } from "./runtime_args.ts";
-import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./tool_call.ts";
-import { assertDetachedFlags, detachedFlags } from "./detached/flags.ts";
+import { type Replay, replayPlan } from "./dispatch/_replay.ts";
+import { readPromptInput } from "./dispatch/_prompt_input.ts";
+import { promptBudgetStep } from "./dispatch/_prompt_budget_step.ts";
+import { fanoutWarning } from "./dispatch/_fanout_check.ts";
+import { generatedRequestId, readSurroundings, runtimeArgs } from "./dispatch/_runtime_args.ts";
+import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./dispatch/_tool_call.ts";
+import { assertDetachedFlags, detachedFlags } from "./detached/_flags.ts";
 
 export const ENVELOPE_VERSION = "2.1.0";
 
@@ -121,7 +121,7 @@ export default defineCommand({
     const { flags, args, given } = input;
     if (flags["from-dag"] !== undefined) {
       assertDetachedFlags(flags.mode, given);
-      const { dispatchFromDag } = await import("./dag_dispatch.ts");
+      const { dispatchFromDag } = await import("./dag/_dispatch.ts");
       return await dispatchFromDag(input, ctx);
     }
     if (args.role === undefined) {
@@ -178,7 +178,7 @@ export default defineCommand({
     }
     // A detached run needs no in-process tool; it branches off once the record's inputs are known.
     if (flags.mode !== "detached" && !detected.ide.inProcess) {
-      const { ideNotSupported } = await import("./ide_not_supported.ts");
+      const { ideNotSupported } = await import("./dispatch/_ide_not_supported.ts");
       throw await ideNotSupported(ctx, project, detected.ide, replay, prompt);
     }
 
@@ -215,7 +215,7 @@ export default defineCommand({
     });
 
     if (flags.mode === "detached") {
-      const { dispatchDetached } = await import("./detached/dispatch_detached.ts");
+      const { dispatchDetached } = await import("./detached/_dispatch.ts");
       return await dispatchDetached(ctx, {
         project,
         runtime,

@@ -11,11 +11,11 @@ import {
 import { finalizeRecord } from "../core/record/terminal.ts";
 import { isTerminal } from "../core/record/names_light.ts";
 import { describeIssues } from "../core/fs/json.ts";
-import { auditRecord, type RecordAudit } from "./audit.ts";
-import { selectTargets, type Skipped } from "./finalize_targets.ts";
+import { auditRecord, type RecordAudit } from "./_audit.ts";
+import { selectTargets, type Skipped } from "./_finalize_targets.ts";
 
 async function stopDetached(project: Project, path: string, record: DispatchRecord, now: Date) {
-  const { runOf, stopRun } = await import("./detached/control.ts");
+  const { runOf, stopRun } = await import("./detached/_control.ts");
   return await stopRun(project, runOf(project, path, record), "cancelled", now);
 }
 

@@ -13,7 +13,7 @@ import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record/names_light.t
 import { applyBeat, BEAT_STATUSES } from "./_heartbeat_update.ts";
 import { updateJson } from "../core/fs/json.ts";
 import { commandLine } from "../core/shell.ts";
-import { resolveRecordFlag } from "./record_path.ts";
+import { resolveRecordFlag } from "./_record_flag.ts";
 
 export default defineCommand({
   name: "sub-agent heartbeat",

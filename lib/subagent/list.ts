@@ -12,7 +12,7 @@ import { displayPath } from "../core/project/paths.ts";
 import { listRecords } from "../core/record/record.ts";
 import { RECORD_STATUSES } from "../core/record/names_light.ts";
 import { openSession } from "../core/session/session.ts";
-import { compactMeta } from "./artifact_rules.ts";
+import { compactMeta } from "./_artifact_rules.ts";
 
 export default defineCommand({
   name: "sub-agent list",

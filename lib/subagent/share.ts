@@ -16,7 +16,7 @@ import { printable } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { openSession } from "../core/session/session.ts";
 import { updateJson } from "../core/fs/json.ts";
-import { requireBatch } from "./channel_access.ts";
+import { requireBatch } from "./_channel_access.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 

@@ -5,7 +5,7 @@ import { usageError } from "../core/errors.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { openSession } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
-import { keyGlob, requireBatch } from "./channel_access.ts";
+import { keyGlob, requireBatch } from "./_channel_access.ts";
 
 /** Values beyond this many bytes are left out unless asked for (--full or an exact --key). */
 const OUTPUT_BUDGET = 16 * 1024;

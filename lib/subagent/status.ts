@@ -2,7 +2,7 @@ import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { readBatchMembers } from "./_batch_members.ts";
 import { openSession } from "../core/session/session.ts";
-import { batchNotFound, chooseBatch, chooseLabel, statusData } from "./batch_view.ts";
+import { batchNotFound, chooseBatch, chooseLabel, statusData } from "./_batch_view.ts";
 
 export default defineCommand({
   name: "sub-agent status",

@@ -13,7 +13,7 @@ import { isTerminal } from "../core/record/names_light.ts";
 import { openSession } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
 import { updateJson } from "../core/fs/json.ts";
-import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "./batch_view.ts";
+import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "./_batch_view.ts";
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

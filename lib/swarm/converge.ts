@@ -12,10 +12,10 @@ import { roleFileName } from "../core/record/names_light.ts";
 import { openSession, type SessionContext } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
 import { type Convergence, readSwarmPlan, type SwarmPlan, updateSwarmPlan } from "./_plan_file.ts";
-import { convergeCommand, dispatchDagCommand, peaksCommand, planCommand } from "./commands.ts";
-import { nextSteps } from "./converge_next.ts";
-import { degradation } from "./gate_b.ts";
-import { assessMembers, openMembers } from "./members.ts";
+import { convergeCommand, dispatchDagCommand, peaksCommand, planCommand } from "./_commands.ts";
+import { nextSteps } from "./_converge_next.ts";
+import { degradation } from "./_gate_b.ts";
+import { assessMembers, openMembers } from "./_members.ts";
 
 const FINALIZE_ERROR = "finalized as failed by swarm converge --finalize-open";
 

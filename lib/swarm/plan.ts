@@ -9,8 +9,8 @@ import { displayPath } from "../core/project/paths.ts";
 import { PRESENCE_MODES, setPresence } from "../core/presence/presence.ts";
 import { openSession, type SessionContext } from "../core/session/session.ts";
 import { SWARM_CHOICES, type SwarmChoice, type SwarmPlan, updateSwarmPlan } from "./_plan_file.ts";
-import { convergeCommand, dispatchDagCommand, planCommand } from "./commands.ts";
-import { readyPrd, resolveMode, scanFrontendOnly } from "./plan_inputs.ts";
+import { convergeCommand, dispatchDagCommand, planCommand } from "./_commands.ts";
+import { readyPrd, resolveMode, scanFrontendOnly } from "./_plan_inputs.ts";
 import {
   applyChoice,
   CHOICE_SUMMARY,
@@ -18,8 +18,8 @@ import {
   modeDecidesAlone,
   plannedRoles,
   prdSearchText,
-} from "./plan_rules.ts";
-import { buildPlanDag } from "./plan_dag.ts";
+} from "./_plan_rules.ts";
+import { buildPlanDag } from "./_plan_dag.ts";
 
 /** A fresh batch id for the swarm of a request: readable, valid, unique enough. */
 function swarmBatchId(rid: string): string {

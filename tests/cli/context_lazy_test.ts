@@ -95,7 +95,7 @@ Deno.test("no static import path leads from the entry point or any command to he
 Deno.test("the status line loads no zod: its module and the flag parser reach no npm package but std", async () => {
   const graph = await moduleGraph();
   const reached = new Set([
-    ...staticClosure(graph, fileUrl("lib/session/statusline_render.ts")),
+    ...staticClosure(graph, fileUrl("lib/statusline/render.ts")),
     ...staticClosure(graph, fileUrl("lib/cli/parse.ts")),
   ]);
   const npm = [...reached].filter((s) =>

@@ -14,7 +14,7 @@ import { type Batch, BatchSchema } from "../../lib/core/batch/batch.ts";
 import { ChannelSchema } from "../../lib/core/batch/channel.ts";
 import { parseRequest } from "../../lib/core/request/file.ts";
 import { ScanResultSchema } from "../../lib/core/scan/result.ts";
-import { OverrideLedgerSchema } from "../../lib/request/overrides.ts";
+import { OverrideLedgerSchema } from "../../lib/request/_overrides.ts";
 import { readHistory } from "../../lib/core/request/history.ts";
 import type { z } from "zod";
 
@@ -271,7 +271,7 @@ function checkLedgers(report: StateReport): void {
       lines.push(...request.history.filter((line) => line.includes("allow-incomplete (")));
     }
     // An entry without its history line is a transition killed before its request was
-    // written: it never happened, and readers do not count it (lib/request/overrides.ts).
+    // written: it never happened, and readers do not count it (lib/request/_overrides.ts).
     for (const entry of ledger.entries) {
       const hit = lines.some((l) => l.startsWith(`${entry.at} `) && l.includes(entry.reason));
       if (!hit) report.orphanOverrides.push(`${rel}: ${entry.at} (${entry.reason})`);

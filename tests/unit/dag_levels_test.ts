@@ -13,7 +13,7 @@ import {
   stateOf,
 } from "../../lib/core/dag/progress.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
-import { decideNext } from "../../lib/subagent/dag_schedule.ts";
+import { decideNext } from "../../lib/subagent/dag/_schedule.ts";
 
 const node = (id: string, foundation = false) => ({ id, role: "rd", prompt: id, foundation });
 

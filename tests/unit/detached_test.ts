@@ -7,11 +7,11 @@ import {
   composeDetachedPrompt,
   HISTORY_BOUNDARY,
   refuseHistoryBoundary,
-} from "../../lib/subagent/detached/prompt.ts";
-import { findResult } from "../../lib/subagent/detached/result_scan.ts";
-import { progressAt } from "../../lib/subagent/detached/supervisor.ts";
-import { invocation, VENDOR_CLI } from "../../lib/subagent/detached/vendor_cli.ts";
-import type { RuntimeArgs } from "../../lib/subagent/runtime_args.ts";
+} from "../../lib/subagent/detached/_prompt.ts";
+import { findResult } from "../../lib/subagent/detached/_result_scan.ts";
+import { progressAt } from "../../lib/subagent/detached/_supervisor.ts";
+import { invocation, VENDOR_CLI } from "../../lib/subagent/detached/_vendor_cli.ts";
+import type { RuntimeArgs } from "../../lib/subagent/dispatch/_runtime_args.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 
 const RESULT = { role: "rd", rid: "001", status: "ok", artefacts: ["a.md"], warnings: [] };

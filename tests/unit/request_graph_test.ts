@@ -6,7 +6,7 @@ import {
   needsConfirm,
   ROLE_PATHS,
   roleStates,
-} from "../../lib/request/graph.ts";
+} from "../../lib/request/_graph.ts";
 
 const GRAPHS: Record<RequestRole, [string, string][]> = {
   prd: [["draft", "confirmed-by-user"], ["confirmed-by-user", "handed-off"]],
