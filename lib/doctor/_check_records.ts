@@ -13,6 +13,7 @@ import { isTerminal } from "../core/record/names_light.ts";
 import { commandLine } from "../core/shell.ts";
 import { initCommand } from "../core/session/session.ts";
 import { type Check, type CheckOutcome, somePaths } from "./_model.ts";
+import { exists } from "../core/fs/files.ts";
 
 export const MAX_RECORD_FILES = 5000;
 
@@ -27,10 +28,6 @@ async function sessionsWithRecords(project: Project): Promise<string[]> {
     if (!isNotFound(error)) throw error;
   }
   return sids.sort().reverse();
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 function staleFix(project: Project, sid: string): string {

@@ -4,23 +4,15 @@
  * `statusLine` decides what is shown. jsonc-parser (settings may hold
  * comments) is loaded only when a settings file exists.
  */
-import { isNotFound, PeaksError } from "../core/errors.ts";
+import { PeaksError } from "../core/errors.ts";
 import { join } from "../core/std.ts";
 import { commandLine } from "../core/shell.ts";
 import type { Check, CheckOutcome } from "./_model.ts";
+import { isFile } from "../core/fs/files.ts";
 
 interface SettingsFile {
   path: string;
   shown: string;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch (error) {
-    if (isNotFound(error) || error instanceof Deno.errors.NotADirectory) return false;
-    throw error;
-  }
 }
 
 export const statuslineCheck: Check = {

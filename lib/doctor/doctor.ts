@@ -11,6 +11,7 @@ import { statuslineCheck } from "./_check_statusline.ts";
 import { gitignoreCheck, workspaceCheck } from "./_check_workspace.ts";
 import { type Check, type Finding, runCheck, type Severity } from "./_model.ts";
 import { renderDoctor } from "./_render.ts";
+import { isDirectory } from "../core/fs/files.ts";
 
 /** In the order they are shown. */
 export const CHECKS: Check[] = [
@@ -26,10 +27,6 @@ export const CHECKS: Check[] = [
 ];
 
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-
-async function isDirectory(path: string): Promise<boolean> {
-  return await Deno.stat(path).then((info) => info.isDirectory, () => false);
-}
 
 function instructionsFor(findings: Finding[]): string[] {
   const out: string[] = [];

@@ -9,6 +9,7 @@ import { type Project, resolveProject } from "../core/project/project.ts";
 import { listRecords, readRecord } from "../core/record/record.ts";
 import { isTerminal, recordFileOf } from "../core/record/names_light.ts";
 import { join } from "../core/std.ts";
+import { exists } from "../core/fs/files.ts";
 
 async function sessionsWithAgents(project: Project): Promise<string[]> {
   const sids: string[] = [];
@@ -22,15 +23,6 @@ async function sessionsWithAgents(project: Project): Promise<string[]> {
     if (!isNotFound(error)) throw error;
   }
   return sids.sort();
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -14,10 +14,7 @@ import { openSession } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
 import { updateJson } from "../core/fs/json.ts";
 import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "./_batch_view.ts";
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+import { sleep } from "../core/fs/files.ts";
 
 /** Writes `stale` / `never-started` into records that reached it, re-checked under each lock. */
 async function persistMarks(members: MemberView[], now: Date): Promise<void> {

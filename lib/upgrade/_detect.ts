@@ -17,7 +17,7 @@ import {
   AUTO_UPGRADE_PROMPT,
   PREFERENCES_SCHEMA_VERSION,
 } from "../core/preferences/preferences.ts";
-import { readIfPresent } from "../core/fs/files.ts";
+import { isDirectory, readIfPresent } from "../core/fs/files.ts";
 
 /** 1.x kept session folders straight under .peaks/ with this name shape. */
 export const LEGACY_SESSION_DIR = /^\d{4}-\d{2}-\d{2}-session-[0-9a-z]+$/i;
@@ -47,15 +47,6 @@ export interface Detection {
   configPath: string | null;
   decision: Decision;
   decisionReason: string;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.lstat(path)).isDirectory;
-  } catch (error) {
-    if (isNotFound(error)) return false;
-    throw error;
-  }
 }
 
 function parseJson(text: string): unknown {
@@ -133,7 +124,7 @@ export async function detect1x(
 ): Promise<Detection> {
   const signals: Signal[] = [];
   const rel = (path: string) => displayPath(project.root, path);
-  const workspaceExists = await isDirectory(project.layout.peaks);
+  const workspaceExists = await isDirectory(project.layout.peaks, { lstat: true });
 
   const home = homeDir(ctx);
   const configFile = home ? join(home, ".peaks", "config.json") : undefined;

@@ -3,7 +3,6 @@
  * steps that each report what they did, back up what they change, and do
  * nothing when already done (so a second run changes nothing).
  */
-import { isNotFound } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";
 import { fileTimestamp } from "../core/ids.ts";
 import type { Project } from "../core/project/project.ts";
@@ -19,17 +18,7 @@ import { LEGACY_SESSION_DIR, type Signal } from "./_detect.ts";
 import { migrateStandards } from "./_standards.ts";
 import { backupFile, type Migration, moveToBackup, rel, step, type StepReport } from "./_steps.ts";
 import { assertWritable } from "../core/project/writable.ts";
-import { readIfPresent } from "../core/fs/files.ts";
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (isNotFound(error)) return false;
-    throw error;
-  }
-}
+import { exists, readIfPresent } from "../core/fs/files.ts";
 
 async function workspaceStep(m: Migration): Promise<StepReport> {
   const { runtime, subAgents } = m.project.layout;

@@ -14,6 +14,7 @@ import {
 } from "./runs.ts";
 import { displayPath } from "../project/paths.ts";
 import type { Project } from "../project/project.ts";
+import { exists } from "../fs/files.ts";
 
 export interface OrphanRow {
   runDir: string;
@@ -29,10 +30,6 @@ export interface OrphanRow {
 export interface Orphan {
   entry: RunEntry;
   row: OrphanRow;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 /** Every orphan run of the project (or of one session), as `listed` rows; changes nothing. */

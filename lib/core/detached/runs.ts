@@ -16,6 +16,7 @@ import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../rec
 import { isTerminal, OUTCOMES } from "../record/names_light.ts";
 import { join } from "../std.ts";
 import { readValidated, updateJson } from "../fs/json.ts";
+import { exists, sleep } from "../fs/files.ts";
 
 export const RUN_FILES = {
   pid: "pid",
@@ -182,10 +183,6 @@ export async function listRuns(project: Project, sessionId?: string): Promise<Ru
   return found;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
-}
-
 async function removeIfPresent(path: string): Promise<void> {
   await Deno.remove(path).catch((error) => {
     if (!isNotFound(error)) throw error;
@@ -306,6 +303,6 @@ export async function waitForRelease(pidPath: string, timeoutMs: number): Promis
   while (true) {
     if ((await probeLease(pidPath)) !== "alive") return true;
     if (performance.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }

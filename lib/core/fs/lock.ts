@@ -1,15 +1,12 @@
 import { dirname } from "../std.ts";
 import { PeaksError } from "../errors.ts";
+import { sleep } from "./files.ts";
 
 /** Default bound on waiting for a lock; `PEAKS_LOCK_TIMEOUT_MS` overrides it. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
 export function lockPathFor(target: string): string {
   return `${target}.lock`;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function configuredTimeout(): number {

@@ -3,29 +3,13 @@ import { isNotFound, PeaksError } from "../errors.ts";
 import type { Ctx } from "../command/ctx.ts";
 import { type Layout, PEAKS_DIR, projectLayout } from "./paths.ts";
 import { type GuardOptions, guardPath } from "./guard.ts";
+import { exists, isDirectory } from "../fs/files.ts";
 
 export interface Project {
   root: string;
   layout: Layout;
   /** How the root was found: the flag, a workspace, a git top level, or the cwd. */
   source: "flag" | "workspace" | "git" | "cwd";
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

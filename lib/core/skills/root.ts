@@ -9,6 +9,7 @@ import type { Env } from "../command/ctx.ts";
 import { join } from "../std.ts";
 import type { InstallRoot } from "./agents.ts";
 import { entryKind } from "./tree.ts";
+import { sleep } from "../fs/files.ts";
 
 export const LOCK_NAME = ".peaks-skills.lock";
 
@@ -77,10 +78,6 @@ export async function ensureRoot(root: InstallRoot): Promise<string[]> {
 /** A `prepare` for commands that never create the folder: go on only while it exists. */
 export function present(root: InstallRoot): () => Promise<boolean> {
   return async () => (await inspectRoot(root)).exists;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function timeoutFrom(env: Env): number {

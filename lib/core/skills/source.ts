@@ -6,11 +6,12 @@
  * repository's own `skills/` stands in for the last two.
  */
 import type { Ctx } from "../command/ctx.ts";
-import { gateError, isNotFound, PeaksError } from "../errors.ts";
+import { gateError, PeaksError } from "../errors.ts";
 import { dirname, fromFileUrl, join, resolve } from "../std.ts";
 import { isCompiled } from "../command/build.ts";
 import { checkSkillFile, SKILL_NAME_PATTERN, type SkillIssue } from "./_frontmatter.ts";
 import { isSafeRelPath, resolveRel, sha256Hex, walkTree } from "./tree.ts";
+import { isDirectory } from "../fs/files.ts";
 
 export type SourceKind = "env" | "binary" | "repository" | "embedded";
 
@@ -56,15 +57,6 @@ export function runtimeProbe(): SourceProbe {
     execPath: Deno.execPath(),
     bundledDir: fromFileUrl(new URL("../../../skills", import.meta.url)),
   };
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch (error) {
-    if (isNotFound(error) || error instanceof Deno.errors.NotADirectory) return false;
-    throw error;
-  }
 }
 
 /** Finds the skills tree without reading it. */

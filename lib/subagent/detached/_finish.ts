@@ -19,6 +19,7 @@ import { isTerminal, type Outcome } from "../../core/record/names_light.ts";
 import { updateJson } from "../../core/fs/json.ts";
 import { resultFromLog } from "./_result_scan.ts";
 import type { RunFiles } from "./_run_files.ts";
+import { exists } from "../../core/fs/files.ts";
 
 export type StopReason = "timeout" | "cancelled" | "record-missing" | "signal";
 
@@ -86,10 +87,6 @@ function verdictOf(
       ? `${vendor} was killed by ${state.signal}`
       : `${vendor} exited with code ${state.exitCode}`,
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 async function closeRecord(

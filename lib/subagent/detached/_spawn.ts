@@ -7,15 +7,12 @@
 import type { Ctx } from "../../core/command/ctx.ts";
 import { probeLease, runFile } from "../../core/detached/runs.ts";
 import { PeaksError } from "../../core/errors.ts";
+import { exists, sleep } from "../../core/fs/files.ts";
 
 export interface StartedSupervisor {
   pid: number;
   /** Milliseconds from spawn until the lease was held. */
   readyMs: number;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 function startupTimeoutMs(ctx: Ctx): number {
@@ -79,6 +76,6 @@ export async function startSupervisor(
         timeoutMs: startupTimeoutMs(ctx),
       });
     }
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sleep(10);
   }
 }

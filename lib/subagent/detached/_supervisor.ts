@@ -23,6 +23,7 @@ import { HISTORY_BOUNDARY } from "./_prompt.ts";
 import { finishRun, type RunState, type StopReason, type Supervised } from "./_finish.ts";
 import type { RunFiles } from "./_run_files.ts";
 import { invocation } from "./_vendor_cli.ts";
+import { exists, sleep } from "../../core/fs/files.ts";
 
 /** Output beats are at most this frequent. */
 const MIN_BEAT_MS = 1_000;
@@ -202,7 +203,7 @@ export async function supervise(
     for (const clear of timers.splice(0)) clear();
     // Grandchildren may keep the pipes open after the vendor exits: drain for a bounded time only.
     await drain(readers, envMs(ctx, "PEAKS_DETACHED_DRAIN_MS", 2_000));
-    while (beating) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (beating) await sleep(20);
     return await finishRun(ctx, recordPath, files, state, status, "exited");
   } catch (error) {
     // A fault in the supervisor itself: stop the vendor and still close the books.
@@ -225,10 +226,6 @@ function kill(child: Deno.ChildProcess, signal: Deno.Signal): void {
   } catch {
     // already gone
   }
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 /** Writes the prompt to the vendor's stdin and closes it; a vendor that exits early is fine. */

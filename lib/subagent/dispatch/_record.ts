@@ -17,6 +17,7 @@ import { RECORD_VERSION, recordFileName } from "../../core/record/names_light.ts
 import { composePrompt } from "./_prompt_blocks.ts";
 import type { RuntimeArgs } from "./_runtime_args.ts";
 import { buildToolCall, pointerPrompt } from "./_tool_call.ts";
+import { exists } from "../../core/fs/files.ts";
 
 /**
  * What the prompt budget step returns. `prompt` is the caller's part of the
@@ -79,15 +80,6 @@ export interface WrittenDispatch {
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
 const ATTEMPTS = 6;
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function initialRecord(
   plan: DispatchPlan,

@@ -14,6 +14,7 @@ import { readRequest } from "../../core/request/file.ts";
 import { LEGACY_ARCHETYPES, readScanResult } from "../../core/scan/result.ts";
 import { readJsonFile } from "../../core/fs/json.ts";
 import { roleFileName } from "../../core/record/names_light.ts";
+import { exists } from "../../core/fs/files.ts";
 
 /** A dispatch without a request id still needs one for file names: one per batch. */
 export function generatedRequestId(batchId: string): string {
@@ -56,15 +57,6 @@ async function soft<T>(warnings: Warning[], read: () => Promise<T>): Promise<T |
     if (!(error instanceof PeaksError)) throw error;
     warnings.push({ code: error.code, message: error.message, path: error.data.path });
     return undefined;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 
