@@ -57,10 +57,8 @@ export async function peekContext(
   return value as unknown as ContextReading;
 }
 
-/** Enough of a record for the batch line (its liveness and progress). */
-function looksLikeRecord(
-  value: Record<string, unknown> | undefined,
-): value is Record<string, unknown> {
+/** Enough of a record for the batch line (its liveness and progress); the rest is not read. */
+function looksLikeRecord(value: Record<string, unknown> | undefined): value is DispatchRecord {
   return !!value && typeof value.status === "string" && typeof value.role === "string" &&
     typeof value.createdAt === "string" && Array.isArray(value.heartbeats);
 }
@@ -80,7 +78,7 @@ async function members(project: Project, sid: string, batchId: string, now: Date
     const path = project.layout.dispatchRecord(sid, member.record);
     const record = await peekJson(path);
     const n = typeof member.n === "number" ? member.n : null;
-    if (looksLikeRecord(record)) return memberView(path, record as unknown as DispatchRecord, now);
+    if (looksLikeRecord(record)) return memberView(path, record, now);
     // A reserved number whose record never appeared belongs to a dispatch that died: not a member.
     return member.pending ? undefined : unreadableView(path, member.role, n);
   }));

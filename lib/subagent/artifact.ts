@@ -3,19 +3,12 @@ import { flag } from "../core/command/flag.ts";
 import { PeaksError, usageError } from "../core/errors.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { guardFlagPath, resolveProject } from "../core/project/project.ts";
-import {
-  type ArtifactMeta,
-  type DispatchRecord,
-  readRecord,
-  RecordFileSchema,
-  recordNotFound,
-  recordReadOptions,
-} from "../core/record/record.ts";
+import { type ArtifactMeta, readRecord, recordNotFound } from "../core/record/record.ts";
 import { ARTIFACT_STATES, isTerminal } from "../core/record/names_light.ts";
-import { updateJson } from "../core/fs/json.ts";
 import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./_artifact_rules.ts";
 import { SUMMARY_MAX } from "./_artifact_rules.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
+import { updateExistingRecord } from "../core/record/update.ts";
 
 export default defineCommand({
   name: "sub-agent artifact",
@@ -66,13 +59,10 @@ export default defineCommand({
     }
     const shownRecord = displayPath(project.root, target.path);
     const at = ctx.now().toISOString();
-    const meta = await updateJson(
+    const meta = await updateExistingRecord(
+      project,
       target.path,
-      RecordFileSchema,
-      recordReadOptions(target.path),
-      (current) => {
-        if (!current) throw recordNotFound(project, target.path);
-        const record = current as DispatchRecord;
+      (record) => {
         if (isTerminal(record.status)) {
           throw new PeaksError(
             "RECORD_TERMINAL",

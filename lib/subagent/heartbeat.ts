@@ -3,17 +3,11 @@ import { flag } from "../core/command/flag.ts";
 import { PeaksError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { resolveProject } from "../core/project/project.ts";
-import {
-  type DispatchRecord,
-  RecordFileSchema,
-  recordNotFound,
-  recordReadOptions,
-} from "../core/record/record.ts";
 import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record/names_light.ts";
 import { applyBeat, BEAT_STATUSES } from "./_heartbeat_update.ts";
-import { updateJson } from "../core/fs/json.ts";
 import { commandLine } from "../core/shell.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
+import { updateExistingRecord } from "../core/record/update.ts";
 
 export default defineCommand({
   name: "sub-agent heartbeat",
@@ -42,13 +36,10 @@ export default defineCommand({
     const project = await resolveProject(ctx);
     const target = await resolveRecordFlag(ctx, project, flags.record);
     const shown = displayPath(project.root, target.path);
-    const outcome = await updateJson(
+    const outcome = await updateExistingRecord(
+      project,
       target.path,
-      RecordFileSchema,
-      recordReadOptions(target.path),
-      (current) => {
-        if (!current) throw recordNotFound(project, target.path);
-        const record = current as DispatchRecord;
+      (record) => {
         // Taken under the lock, so beats are stored in the order of their timestamps.
         const now = ctx.now();
         if (isTerminal(record.status)) {

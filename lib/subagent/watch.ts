@@ -8,13 +8,12 @@ import {
 } from "./_batch_members.ts";
 import { gateError, PeaksError } from "../core/errors.ts";
 import { liveness } from "../core/record/liveness.ts";
-import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../core/record/record.ts";
 import { isTerminal } from "../core/record/names_light.ts";
 import { openSession } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
-import { updateJson } from "../core/fs/json.ts";
 import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "./_batch_view.ts";
 import { sleep } from "../core/fs/files.ts";
+import { updateRecord } from "../core/record/update.ts";
 
 /** Writes `stale` / `never-started` into records that reached it, re-checked under each lock. */
 async function persistMarks(members: MemberView[], now: Date): Promise<void> {
@@ -22,22 +21,13 @@ async function persistMarks(members: MemberView[], now: Date): Promise<void> {
     const record = member.record;
     if (!record || (member.status !== "stale" && member.status !== "never-started")) continue;
     if (record.status === member.status) continue;
-    await updateJson(
-      member.recordPath,
-      RecordFileSchema,
-      recordReadOptions(member.recordPath),
-      (current) => {
-        const fresh = current as DispatchRecord | undefined;
-        if (!fresh || isTerminal(fresh.status)) return { result: undefined };
-        const live = liveness(fresh, now);
-        if (live !== "stale" && live !== "never-started") return { result: undefined };
-        if (fresh.status === live) return { result: undefined };
-        return {
-          value: { ...fresh, status: live, updatedAt: now.toISOString() },
-          result: undefined,
-        };
-      },
-    ).catch(() => undefined);
+    await updateRecord(member.recordPath, (fresh) => {
+      if (!fresh || isTerminal(fresh.status)) return { result: undefined };
+      const live = liveness(fresh, now);
+      if (live !== "stale" && live !== "never-started") return { result: undefined };
+      if (fresh.status === live) return { result: undefined };
+      return { value: { ...fresh, status: live, updatedAt: now.toISOString() }, result: undefined };
+    }).catch(() => undefined);
   }
 }
 

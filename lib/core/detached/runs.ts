@@ -12,10 +12,10 @@ import { isNotFound } from "../errors.ts";
 import { isValidId } from "../ids.ts";
 import { displayPath } from "../project/paths.ts";
 import type { Project } from "../project/project.ts";
-import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../record/record.ts";
-import { isTerminal, OUTCOMES } from "../record/names_light.ts";
+import { OUTCOMES } from "../record/names_light.ts";
+import { type FailedOpen, failOpenRecord } from "../record/terminal.ts";
 import { join } from "../std.ts";
-import { readValidated, updateJson } from "../fs/json.ts";
+import { readValidated } from "../fs/json.ts";
 import { exists, sleep } from "../fs/files.ts";
 
 export const RUN_FILES = {
@@ -222,24 +222,10 @@ export async function reconcileRun(
   // A record that already ended (finalized, or the sub-agent's own last beat) keeps its outcome.
   let outcome: RunExit["outcome"] = "failed";
   if (await exists(recordPath)) {
-    const options = recordReadOptions(recordPath);
-    recordMarked = await updateJson(recordPath, RecordFileSchema, options, (current) => {
-      const record = current as DispatchRecord | undefined;
-      if (!record) return { result: false };
-      if (isTerminal(record.status)) {
-        outcome = record.outcome ?? outcome;
-        return { result: false };
-      }
-      const next: DispatchRecord = {
-        ...record,
-        status: "failed",
-        outcome: "failed",
-        completedAt: at,
-        updatedAt: at,
-        error: record.error ?? error,
-      };
-      return { value: next, result: true };
-    }).catch(() => false);
+    const failed = await failOpenRecord(recordPath, error, at)
+      .catch((): FailedOpen => ({ marked: false }));
+    recordMarked = failed.marked;
+    outcome = failed.outcome ?? outcome;
   }
   const exit = await readRunExit(entry.dir).catch(() => undefined);
   if (!exit) {

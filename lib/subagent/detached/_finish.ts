@@ -9,14 +9,10 @@ import type { Ctx } from "../../core/command/ctx.ts";
 import { runFile, type RunStatus } from "../../core/detached/runs.ts";
 import { applyBeat } from "../_heartbeat_update.ts";
 import { lastProgress } from "../../core/record/liveness.ts";
-import {
-  type DispatchRecord,
-  RecordFileSchema,
-  recordReadOptions,
-  type SubAgentResult,
-} from "../../core/record/record.ts";
+import type { SubAgentResult } from "../../core/record/record.ts";
 import { isTerminal, type Outcome } from "../../core/record/names_light.ts";
-import { updateJson } from "../../core/fs/json.ts";
+import { endRecord } from "../../core/record/terminal.ts";
+import { updateRecord } from "../../core/record/update.ts";
 import { resultFromLog } from "./_result_scan.ts";
 import type { RunFiles } from "./_run_files.ts";
 import { exists } from "../../core/fs/files.ts";
@@ -98,8 +94,7 @@ async function closeRecord(
   if (!(await exists(path))) return verdict.outcome;
   const now = ctx.now();
   const at = now.toISOString();
-  return await updateJson(path, RecordFileSchema, recordReadOptions(path), (current) => {
-    const record = current as DispatchRecord | undefined;
+  return await updateRecord(path, (record) => {
     if (!record) return { result: verdict.outcome };
     const own = result && result.role === record.role && result.rid === record.requestId
       ? result
@@ -120,11 +115,7 @@ async function closeRecord(
       }, now).next;
     }
     next = {
-      ...next,
-      status: verdict.outcome,
-      outcome: verdict.outcome,
-      completedAt: at,
-      updatedAt: at,
+      ...endRecord(next, verdict.outcome, at),
       error: verdict.error ?? next.error,
       result: next.result ?? own,
     };

@@ -6,14 +6,8 @@
 import { formatDuration } from "../../core/command/spec.ts";
 import type { Ctx } from "../../core/command/ctx.ts";
 import { gateError, PeaksError } from "../../core/errors.ts";
-import {
-  type DispatchRecord,
-  RecordFileSchema,
-  recordReadOptions,
-} from "../../core/record/record.ts";
-import { isTerminal } from "../../core/record/names_light.ts";
+import { failOpenRecord } from "../../core/record/terminal.ts";
 import { commandLine } from "../../core/shell.ts";
-import { updateJson } from "../../core/fs/json.ts";
 import { type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import { type Replay, replayPlan } from "../dispatch/_replay.ts";
 import type { DetachedDispatchFlags, DetachedInput } from "./_input.ts";
@@ -116,20 +110,7 @@ export async function promptTooLargeForVendor(
   );
 }
 
-/** Marks a record that never got a running supervisor as failed. */
+/** Marks a record that never got a running supervisor as failed; failing to is not the refusal's concern. */
 export async function failRecord(path: string, error: string, now: Date): Promise<void> {
-  const at = now.toISOString();
-  await updateJson(path, RecordFileSchema, recordReadOptions(path), (current) => {
-    const record = current as DispatchRecord | undefined;
-    if (!record || isTerminal(record.status)) return { result: undefined };
-    const next: DispatchRecord = {
-      ...record,
-      status: "failed",
-      outcome: "failed",
-      completedAt: at,
-      updatedAt: at,
-      error,
-    };
-    return { value: next, result: undefined };
-  }).catch(() => undefined);
+  await failOpenRecord(path, error, now.toISOString()).catch(() => undefined);
 }

@@ -10,13 +10,8 @@ import type { Ctx } from "../../core/command/ctx.ts";
 import type { DetachedInfo, RunStatus } from "../../core/detached/runs.ts";
 import { applyBeat } from "../_heartbeat_update.ts";
 import type { Project } from "../../core/project/project.ts";
-import {
-  type DispatchRecord,
-  RecordFileSchema,
-  recordReadOptions,
-} from "../../core/record/record.ts";
+import type { DispatchRecord } from "../../core/record/record.ts";
 import { isTerminal, recordFileOf } from "../../core/record/names_light.ts";
-import { updateJson } from "../../core/fs/json.ts";
 import { type Vendor, vendorCommand } from "../../core/ide/vendors.ts";
 import { pointerPrompt } from "../dispatch/_tool_call.ts";
 import { HISTORY_BOUNDARY } from "./_prompt.ts";
@@ -24,6 +19,7 @@ import { finishRun, type RunState, type StopReason, type Supervised } from "./_f
 import type { RunFiles } from "./_run_files.ts";
 import { invocation } from "./_vendor_cli.ts";
 import { exists, sleep } from "../../core/fs/files.ts";
+import { updateRecord } from "../../core/record/update.ts";
 
 /** Output beats are at most this frequent. */
 const MIN_BEAT_MS = 1_000;
@@ -300,11 +296,10 @@ async function beatRecord(
 ): Promise<BeatVerdict> {
   if (!(await exists(path))) return "missing";
   try {
-    const verdict = await updateJson(path, RecordFileSchema, recordReadOptions(path), (current) => {
-      const record = current as DispatchRecord | undefined;
-      if (!record) return { result: "missing" as BeatVerdict };
+    const verdict = await updateRecord<BeatVerdict>(path, (record) => {
+      if (!record) return { result: "missing" };
       if (isTerminal(record.status)) {
-        return { result: (record.status === "cancelled" ? "cancelled" : "ended") as BeatVerdict };
+        return { result: record.status === "cancelled" ? "cancelled" : "ended" };
       }
       const now = ctx.now();
       const { next } = applyBeat(record, {
@@ -313,7 +308,7 @@ async function beatRecord(
         note: note.slice(0, 200),
         stage: null,
       }, now);
-      return { value: next, result: "ok" as BeatVerdict };
+      return { value: next, result: "ok" };
     });
     if (verdict === "ended") state.recordEnded = true;
     return verdict;
