@@ -4,7 +4,6 @@ import { guardFlagPath, resolveProject } from "../core/project/project.ts";
 import { detectIde, IDE_IDS } from "../core/ide/ide.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/project/paths.ts";
-import { commandLine } from "../core/shell.ts";
 import { PROMPT_HARD_LIMIT_BYTES, THRESHOLDS } from "../core/prompt_budget/budget.ts";
 import {
   assertUnderHardLimit,
@@ -13,6 +12,7 @@ import {
   type RerunChange,
 } from "../core/prompt_budget/governance.ts";
 import { governanceFlags, governanceWords } from "../core/prompt_budget/flags.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export const CHECK_ENVELOPE_VERSION = "1.0.0";
 
@@ -59,16 +59,13 @@ export default defineCommand({
     const detected = await detectIde(ctx.env, project.root, flags.ide);
 
     const rerun = (change: RerunChange) =>
-      commandLine([
-        "peaks",
+      peaksLine(project.root, [
         "context",
         "check",
         "--prompt-file",
         path,
         ...(flags.ide === undefined ? [] : ["--ide", flags.ide]),
         ...governanceWords(flags, change),
-        "--project",
-        project.root,
       ]);
 
     const ideWarnings: Warning[] = detected.source === "assumed"

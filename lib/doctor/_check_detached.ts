@@ -3,8 +3,8 @@
  * lists them: stopping a vendor is the user's decision.
  */
 import { listOrphans, lostVendorInstructions } from "../core/detached/orphans.ts";
-import { commandLine } from "../core/shell.ts";
 import { type Check, somePaths } from "./_model.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export const detachedCheck: Check = {
   name: "detached",
@@ -25,7 +25,7 @@ export const detachedCheck: Check = {
           "The listing shows each run and the command that stops or reconciles them; run that only when the user decides so.",
           ...lostVendorInstructions(orphans),
         ].join(" "),
-        fix: commandLine(["peaks", "sub-agent", "cleanup", "--orphans", "--project", project.root]),
+        fix: peaksLine(project.root, ["sub-agent", "cleanup", "--orphans"]),
         paths: somePaths(orphans.map((o) => o.runDir)),
       }],
     };

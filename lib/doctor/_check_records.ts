@@ -10,10 +10,10 @@ import { displayPath } from "../core/project/paths.ts";
 import type { Project } from "../core/project/project.ts";
 import { readRecords, recordFileNames } from "../core/record/record.ts";
 import { isTerminal } from "../core/record/names_light.ts";
-import { commandLine } from "../core/shell.ts";
 import { initCommand } from "../core/session/session.ts";
 import { type Check, type CheckOutcome, somePaths } from "./_model.ts";
 import { exists } from "../core/fs/files.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export const MAX_RECORD_FILES = 5000;
 
@@ -31,8 +31,7 @@ async function sessionsWithRecords(project: Project): Promise<string[]> {
 }
 
 function staleFix(project: Project, sid: string): string {
-  return commandLine([
-    "peaks",
+  return peaksLine(project.root, [
     "sub-agent",
     "finalize",
     "--all-stale",
@@ -40,8 +39,6 @@ function staleFix(project: Project, sid: string): string {
     "failed",
     "--session-id",
     sid,
-    "--project",
-    project.root,
   ]);
 }
 

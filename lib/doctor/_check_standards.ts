@@ -6,9 +6,9 @@
  */
 import { checkRequirements } from "../core/request/requirements.ts";
 import { readScanResult } from "../core/scan/result.ts";
-import { commandLine } from "../core/shell.ts";
 import type { Project } from "../core/project/project.ts";
 import type { Check } from "./_model.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 async function storedScanNamesStack(project: Project): Promise<boolean> {
   const scan = await readScanResult(project).catch(() => undefined);
@@ -26,7 +26,7 @@ export const standardsCheck: Check = {
     }]);
     if (!problem) return { summary: "CLAUDE.md's managed block names the stack", findings: [] };
     const standards = (action: "init" | "update") =>
-      commandLine(["peaks", "standards", action, "--apply", "--project", project.root]);
+      peaksLine(project.root, ["standards", action, "--apply"]);
     const gate = "The TXT finalized transition refuses until it does.";
     if (problem.kind !== "standards-no-stack") {
       const missing = problem.kind === "missing";
@@ -43,7 +43,7 @@ export const standardsCheck: Check = {
       };
     }
     const refreshable = await storedScanNamesStack(project);
-    const rescan = commandLine(["peaks", "scan", "archetype", "--project", project.root]);
+    const rescan = peaksLine(project.root, ["scan", "archetype"]);
     return {
       summary: "Gate G would refuse",
       findings: [{

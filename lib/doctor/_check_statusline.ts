@@ -6,9 +6,9 @@
  */
 import { PeaksError } from "../core/errors.ts";
 import { join } from "../core/std.ts";
-import { commandLine } from "../core/shell.ts";
 import type { Check, CheckOutcome } from "./_model.ts";
 import { isFile } from "../core/fs/files.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 interface SettingsFile {
   path: string;
@@ -66,7 +66,7 @@ export const statuslineCheck: Check = {
         title: `Claude Code shows another status line (${file.shown})`,
         detail:
           `The user's own status line wins, so the swarm progress line is not shown. Replacing it is the user's call: ${
-            commandLine(["peaks", "statusline", "install", "--project", project.root, "--force"])
+            peaksLine(project.root, ["statusline", "install"], ["--force"])
           } (project settings).`,
         fix: null,
         paths: [file.shown],
@@ -79,7 +79,7 @@ export const statuslineCheck: Check = {
       severity: "info",
       title: "The peaks status line is not installed",
       detail: "Claude Code shows the swarm's progress in its status line once it is installed.",
-      fix: commandLine(["peaks", "statusline", "install", "--project", project.root]),
+      fix: peaksLine(project.root, ["statusline", "install"]),
     });
     return outcome;
   },

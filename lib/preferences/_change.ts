@@ -10,11 +10,11 @@ import {
 } from "../core/preferences/preferences.ts";
 import type { Project } from "../core/project/project.ts";
 import { initCommand, resolveSession } from "../core/session/session.ts";
-import { commandLine } from "../core/shell.ts";
 import { updateJson } from "../core/fs/json.ts";
 import { withValue } from "./_keys.ts";
 import { withLock } from "../core/fs/lock.ts";
 import { writeJsonAtomic } from "../core/fs/atomic.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 const SESSION_KEY = "autoUpgradePromptSessionId";
 
@@ -74,7 +74,7 @@ export async function requireWorkspace(project: Project): Promise<void> {
 }
 
 export function applyCommand(project: Project, words: string[]): string {
-  return commandLine(["peaks", "preferences", ...words, "--apply", "--project", project.root]);
+  return peaksLine(project.root, ["preferences", ...words, "--apply"]);
 }
 
 export interface Outcome {

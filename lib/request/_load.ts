@@ -10,8 +10,7 @@ import {
   type RequestDocument,
   type RequestRole,
 } from "../core/request/file.ts";
-import { openSession, type SessionContext } from "../core/session/session.ts";
-import { commandLine } from "../core/shell.ts";
+import { openSession, peaksCommand, type SessionContext } from "../core/session/session.ts";
 import { unreadable } from "../core/fs/json.ts";
 import { isRoleState, roleStates } from "./_graph.ts";
 
@@ -26,15 +25,6 @@ export const RID_ARG = { name: "rid", description: "The request id.", required: 
 export async function openRequestSession(ctx: Ctx, explicit?: string): Promise<SessionContext> {
   if (explicit !== undefined) assertId(explicit, "--session-id");
   return await openSession(ctx, explicit);
-}
-
-/**
- * A `peaks ...` command line for nextActions: the words, then the session when
- * it did not come from the workspace binding, then `--project`.
- */
-export function peaksCommand(session: SessionContext, words: string[]): string {
-  const sid = session.sessionSource === "binding" ? [] : ["--session-id", session.sessionId];
-  return commandLine(["peaks", ...words, ...sid, "--project", session.project.root]);
 }
 
 export interface LoadedRequest {

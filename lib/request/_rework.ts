@@ -6,7 +6,7 @@ import { gateError, type PeaksError } from "../core/errors.ts";
 import { readRequest, type RequestMeta } from "../core/request/file.ts";
 import type { SessionContext } from "../core/session/session.ts";
 import { REWORK_LIMIT } from "./_graph.ts";
-import { peaksCommand } from "./_load.ts";
+import { peaksCommand } from "../core/session/session.ts";
 
 function refused(meta: RequestMeta, to: string, why: string, next: string): PeaksError {
   return gateError(

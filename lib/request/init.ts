@@ -10,12 +10,12 @@ import {
   type RequestMeta,
   type RequestType,
 } from "../core/request/file.ts";
-import { touchSession } from "../core/session/session.ts";
+import { peaksCommand, touchSession } from "../core/session/session.ts";
 import type { Warning } from "../core/errors.ts";
 import { INITIAL_STATE } from "./_graph.ts";
 import { appendHistory } from "../core/request/history.ts";
 import { placeholdersOf } from "../core/request/lint.ts";
-import { checkRequest, openRequestSession, peaksCommand, roleFlag, sessionFlag } from "./_load.ts";
+import { checkRequest, openRequestSession, roleFlag, sessionFlag } from "./_load.ts";
 import { renderTemplate } from "./_templates.ts";
 
 export default defineCommand({

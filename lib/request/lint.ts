@@ -1,14 +1,8 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { lintText } from "../core/request/lint.ts";
 import { BLOCKED, nextState } from "./_graph.ts";
-import {
-  loadRequest,
-  openRequestSession,
-  peaksCommand,
-  RID_ARG,
-  roleFlag,
-  sessionFlag,
-} from "./_load.ts";
+import { loadRequest, openRequestSession, RID_ARG, roleFlag, sessionFlag } from "./_load.ts";
+import { peaksCommand } from "../core/session/session.ts";
 
 export default defineCommand({
   name: "request lint",

@@ -2,16 +2,10 @@ import { defineCommand } from "../core/command/spec.ts";
 import { allowedTargets, BLOCKED, needsConfirm } from "./_graph.ts";
 import { readHistory } from "../core/request/history.ts";
 import { lintText } from "../core/request/lint.ts";
-import {
-  loadRequest,
-  openRequestSession,
-  peaksCommand,
-  RID_ARG,
-  roleFlag,
-  sessionFlag,
-} from "./_load.ts";
+import { loadRequest, openRequestSession, RID_ARG, roleFlag, sessionFlag } from "./_load.ts";
 import { checkRequirements } from "../core/request/requirements.ts";
 import { requirementsFor } from "./_prerequisites.ts";
+import { peaksCommand } from "../core/session/session.ts";
 
 /** Bodies beyond this are cut in the envelope; the file itself has everything. */
 const BODY_LIMIT = 16_000;

@@ -6,7 +6,7 @@ import { withLock } from "../core/fs/lock.ts";
 import { readPresence } from "../core/presence/presence.ts";
 import { callerIdFromEnv } from "../core/presence/caller_light.ts";
 import { QA_VERDICTS, renderRequest, type RequestMeta } from "../core/request/file.ts";
-import { touchSession } from "../core/session/session.ts";
+import { peaksCommand, touchSession } from "../core/session/session.ts";
 import {
   confirmationRequired,
   invalidTransition,
@@ -29,7 +29,6 @@ import {
   checkRequest,
   loadRequest,
   openRequestSession,
-  peaksCommand,
   RID_ARG,
   roleFlag,
   sessionFlag,

@@ -3,12 +3,12 @@ import { flag } from "../core/command/flag.ts";
 import { resolveProject } from "../core/project/project.ts";
 import { LEGACY_ARCHETYPES } from "../core/scan/result.ts";
 import { displayPath } from "../core/project/paths.ts";
-import { commandLine } from "../core/shell.ts";
 import { resolveSession } from "../core/session/session.ts";
 import type { Warning } from "../core/errors.ts";
 import { scanProject } from "../core/scan/scan.ts";
 import { knownStack, writeScanFiles } from "../core/scan/report.ts";
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_FILES } from "../core/scan/walk.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export default defineCommand({
   name: "scan archetype",
@@ -51,11 +51,11 @@ export default defineCommand({
     if (legacy) {
       const hasSession = await resolveSession(ctx, project).then(() => true, () => false);
       if (!hasSession) {
-        nextActions.push(commandLine(["peaks", "workspace", "init", "--project", root]));
+        nextActions.push(peaksLine(root, ["workspace", "init"]));
       }
-      nextActions.push(commandLine(["peaks", "scan", "existing-system", "--project", root]));
+      nextActions.push(peaksLine(root, ["scan", "existing-system"]));
     }
-    nextActions.push(commandLine(["peaks", "standards", "init", "--project", root]));
+    nextActions.push(peaksLine(root, ["standards", "init"]));
 
     const stackLines = knownStack(result).map(([label, value]) => `  ${label}: ${value}`);
     return {

@@ -3,7 +3,6 @@ import { flag } from "../core/command/flag.ts";
 import { openSession } from "../core/session/session.ts";
 import { LEGACY_ARCHETYPES } from "../core/scan/result.ts";
 import { displayPath } from "../core/project/paths.ts";
-import { commandLine } from "../core/shell.ts";
 import type { Warning } from "../core/errors.ts";
 import { writeFileAtomic } from "../core/fs/atomic.ts";
 import { withLock } from "../core/fs/lock.ts";
@@ -16,6 +15,7 @@ import {
 import { mergeDocument, TO_COMPLETE_HEADINGS } from "../core/scan/existing_system_doc.ts";
 import { assertWritable } from "../core/project/writable.ts";
 import { readIfPresent } from "../core/fs/files.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export default defineCommand({
   name: "scan existing-system",
@@ -107,12 +107,7 @@ export default defineCommand({
       },
       warnings,
       nextActions: [
-        commandLine([
-          "peaks",
-          "standards",
-          "update",
-          "--project",
-          project.root,
+        peaksLine(project.root, ["standards", "update"], [
           ...(flags["session-id"] ? ["--session-id", sessionId] : []),
         ]),
       ],

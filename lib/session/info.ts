@@ -6,7 +6,7 @@ import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { readBinding, readSessionMeta, resolveSession } from "../core/session/session.ts";
 import { PeaksError } from "../core/errors.ts";
-import { commandLine } from "../core/shell.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export default defineCommand({
   name: "session info",
@@ -51,7 +51,7 @@ export default defineCommand({
         `Session ${sessionId} does not exist in ${project.root}.`,
         {
           data: { sessionId, projectRoot: project.root },
-          nextActions: [commandLine(["peaks", "session", "list", "--project", project.root])],
+          nextActions: [peaksLine(project.root, ["session", "list"])],
         },
       );
     }

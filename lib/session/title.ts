@@ -4,7 +4,7 @@ import { assertId, printable } from "../core/ids.ts";
 import { isNotFound, PeaksError, usageError } from "../core/errors.ts";
 import { SessionMetaSchema, TITLE_MAX } from "../core/session/session.ts";
 import { updateJson } from "../core/fs/json.ts";
-import { commandLine } from "../core/shell.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -38,7 +38,7 @@ export default defineCommand({
     const notFound = () =>
       new PeaksError("SESSION_NOT_FOUND", `Session ${sid} does not exist in ${project.root}.`, {
         data: { sessionId: sid, projectRoot: project.root },
-        nextActions: [commandLine(["peaks", "session", "list", "--project", project.root])],
+        nextActions: [peaksLine(project.root, ["session", "list"])],
       });
     // Checked before locking: the lock would otherwise create the session's folder.
     try {

@@ -12,7 +12,6 @@ import { readScanResult, type ScanResult } from "../core/scan/result.ts";
 import { checkStandardsBlock } from "../core/standards/block.ts";
 import { resolveSession } from "../core/session/session.ts";
 import { displayPath } from "../core/project/paths.ts";
-import { commandLine } from "../core/shell.ts";
 import { gateError, usageError, type Warning } from "../core/errors.ts";
 import { withLock } from "../core/fs/lock.ts";
 import { ensureGitignore } from "../core/project/workspace.ts";
@@ -30,6 +29,7 @@ import { renderBlock } from "../core/standards/files.ts";
 import { applyPlans, type FilePlan, planTargets } from "./_targets.ts";
 import { listClaudeRules } from "../core/standards/claude_rules.ts";
 import { readIfPresent } from "../core/fs/files.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export const standardsFlags = {
   apply: flag.boolean("Write the files (without it the command only reports the plan)."),
@@ -114,15 +114,8 @@ export async function runStandards(
   const gate = checkStandardsBlock(await renderBlock(body));
   const sessionArgs = flags["session-id"] ? ["--session-id", flags["session-id"]] : [];
   const rerun = (extra: string[]) =>
-    commandLine(["peaks", "standards", which, "--project", root, ...sessionArgs, ...extra]);
-  const extractCmd = commandLine([
-    "peaks",
-    "scan",
-    "existing-system",
-    "--project",
-    root,
-    ...sessionArgs,
-  ]);
+    peaksLine(root, ["standards", which], [...sessionArgs, ...extra]);
+  const extractCmd = peaksLine(root, ["scan", "existing-system"], [...sessionArgs]);
 
   if (legacy && (!gate.namesStack || !conventions?.sections.length)) {
     const missing = [
@@ -141,7 +134,7 @@ export async function runStandards(
         ],
         nextActions: conventions?.sessionId
           ? [extractCmd, rerun([])]
-          : [commandLine(["peaks", "workspace", "init", "--project", root]), extractCmd],
+          : [peaksLine(root, ["workspace", "init"]), extractCmd],
       },
     );
   }
@@ -188,7 +181,7 @@ export async function runStandards(
     nextActions.push(extractCmd);
   }
   if (rules.some((r) => r.peaksManaged)) {
-    nextActions.push(commandLine(["peaks", "upgrade", "--detect-1x", "--project", root]));
+    nextActions.push(peaksLine(root, ["upgrade", "--detect-1x"]));
   }
   return {
     data: {

@@ -8,7 +8,7 @@ import { readPresence } from "../core/presence/presence.ts";
 import { callerIdFromEnv } from "../core/presence/caller_light.ts";
 import type { Project } from "../core/project/project.ts";
 import { PeaksError } from "../core/errors.ts";
-import { commandLine } from "../core/shell.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export function batchNotFound(project: Project, sid: string, batchId: string): PeaksError {
   return new PeaksError(
@@ -17,7 +17,7 @@ export function batchNotFound(project: Project, sid: string, batchId: string): P
     {
       data: { batchId, sessionId: sid },
       nextActions: [
-        commandLine(["peaks", "sub-agent", "list", "--session-id", sid, "--project", project.root]),
+        peaksLine(project.root, ["sub-agent", "list", "--session-id", sid]),
       ],
     },
   );

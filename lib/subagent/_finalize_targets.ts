@@ -13,9 +13,9 @@ import type { Project } from "../core/project/project.ts";
 import { listRecords } from "../core/record/record.ts";
 import { isTerminal, quarantineCommand } from "../core/record/names_light.ts";
 import { resolveSession } from "../core/session/session.ts";
-import { commandLine } from "../core/shell.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
 import { batchNotFound } from "./_batch_view.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export interface TargetFlags {
   record?: string;
@@ -130,15 +130,7 @@ export async function selectTargets(
       {
         data: { requestId: rid, role: flags.role ?? null },
         nextActions: [
-          commandLine([
-            "peaks",
-            "sub-agent",
-            "list",
-            "--session-id",
-            sessionId,
-            "--project",
-            project.root,
-          ]),
+          peaksLine(project.root, ["sub-agent", "list", "--session-id", sessionId]),
         ],
       },
     );
@@ -158,16 +150,13 @@ export async function selectTargets(
       {
         data: { requestId: rid, candidates },
         nextActions: candidates.map((c) =>
-          commandLine([
-            "peaks",
+          peaksLine(project.root, [
             "sub-agent",
             "finalize",
             "--record",
             c.recordPath,
             "--outcome",
             flags.outcome,
-            "--project",
-            project.root,
           ])
         ),
       },

@@ -20,6 +20,7 @@ import { fanoutWarning } from "./dispatch/_fanout_check.ts";
 import { generatedRequestId, readSurroundings, runtimeArgs } from "./dispatch/_runtime_args.ts";
 import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./dispatch/_tool_call.ts";
 import { assertDetachedFlags, detachedFlags } from "./detached/_flags.ts";
+import { projectArgs } from "../core/command/peaks_line.ts";
 
 export const ENVELOPE_VERSION = "2.1.0";
 
@@ -264,7 +265,7 @@ export default defineCommand({
     const shownMetas = metas.map(compactMeta);
     const promptBytes = utf8(String(toolCall.args.prompt));
     const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
-    const root = ["--project", project.root];
+    const root = projectArgs(project.root);
     const data: Record<string, unknown> = {
       envelopeVersion: ENVELOPE_VERSION,
       role,

@@ -5,9 +5,9 @@ import { displayPath } from "../core/project/paths.ts";
 import { resolveProject } from "../core/project/project.ts";
 import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record/names_light.ts";
 import { applyBeat, BEAT_STATUSES } from "./_heartbeat_update.ts";
-import { commandLine } from "../core/shell.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
 import { updateExistingRecord } from "../core/record/update.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export default defineCommand({
   name: "sub-agent heartbeat",
@@ -49,7 +49,7 @@ export default defineCommand({
             {
               data: { recordPath: shown, status: record.status },
               nextActions: [
-                commandLine(["peaks", "sub-agent", "list", "--project", project.root]),
+                peaksLine(project.root, ["sub-agent", "list"]),
               ],
             },
           );

@@ -6,6 +6,7 @@ import { displayPath } from "../core/project/paths.ts";
 import { openSession } from "../core/session/session.ts";
 import { commandLine } from "../core/shell.ts";
 import { keyGlob, requireBatch } from "./_channel_access.ts";
+import { projectArgs } from "../core/command/peaks_line.ts";
 
 /** Values beyond this many bytes are left out unless asked for (--full or an exact --key). */
 const OUTPUT_BUDGET = 16 * 1024;
@@ -62,7 +63,7 @@ export default defineCommand({
       omitted.push(entry.key);
       return { ...entry, value: null, valueOmitted: true };
     });
-    const root = ["--project", project.root];
+    const root = projectArgs(project.root);
     return {
       data: {
         projectRoot: project.root,

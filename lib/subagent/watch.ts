@@ -10,10 +10,10 @@ import { gateError, PeaksError } from "../core/errors.ts";
 import { liveness } from "../core/record/liveness.ts";
 import { isTerminal } from "../core/record/names_light.ts";
 import { openSession } from "../core/session/session.ts";
-import { commandLine } from "../core/shell.ts";
 import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "./_batch_view.ts";
 import { sleep } from "../core/fs/files.ts";
 import { updateRecord } from "../core/record/update.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 /** Writes `stale` / `never-started` into records that reached it, re-checked under each lock. */
 async function persistMarks(members: MemberView[], now: Date): Promise<void> {
@@ -112,15 +112,7 @@ export default defineCommand({
           {
             data,
             nextActions: [
-              commandLine([
-                "peaks",
-                "sub-agent",
-                "status",
-                "--batch",
-                batchId,
-                "--project",
-                project.root,
-              ]),
+              peaksLine(project.root, ["sub-agent", "status", "--batch", batchId]),
             ],
           },
         );

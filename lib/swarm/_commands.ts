@@ -1,11 +1,6 @@
 /** The follow-up commands the swarm hands out, with the session when it did not come from the binding. */
 import type { SessionContext } from "../core/session/session.ts";
-import { commandLine } from "../core/shell.ts";
-
-export function peaksCommand(session: SessionContext, words: string[]): string {
-  const sid = session.sessionSource === "binding" ? [] : ["--session-id", session.sessionId];
-  return commandLine(["peaks", ...words, ...sid, "--project", session.project.root]);
-}
+import { peaksCommand } from "../core/session/session.ts";
 
 export function dispatchDagCommand(
   session: SessionContext,

@@ -6,7 +6,8 @@
  */
 import type { SessionContext } from "../core/session/session.ts";
 import type { MemberResult, SwarmOutcome, SwarmPlan } from "./_plan_file.ts";
-import { peaksCommand, planCommand } from "./_commands.ts";
+import { planCommand } from "./_commands.ts";
+import { peaksCommand } from "../core/session/session.ts";
 
 export interface NextSteps {
   nextActions: string[];

@@ -8,10 +8,10 @@ import type { Dag, DagNode } from "../core/dag/dag.ts";
 import { displayPath } from "../core/project/paths.ts";
 import type { Project } from "../core/project/project.ts";
 import type { RequestType } from "../core/request/file.ts";
-import { commandLine } from "../core/shell.ts";
 import type { SwarmRole } from "./_plan_file.ts";
 import { gateBRequirements } from "./_gate_b.ts";
 import type { Shape } from "./_plan_rules.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export interface PlanDagInput {
   project: Project;
@@ -31,7 +31,7 @@ const LABELS: Record<SwarmRole, string> = {
 function rolePrompt(input: PlanDagInput, role: SwarmRole, files: string[]): string {
   const { project, sessionId, rid, type } = input;
   const peaks = (...words: string[]) =>
-    commandLine(["peaks", ...words, "--session-id", sessionId, "--project", project.root]);
+    peaksLine(project.root, [...words, "--session-id", sessionId]);
   const prd = peaks("request", "show", rid, "--role", "prd");
   const listed = files.map((f) => `- ${f}`).join("\n");
   const afterRd = input.shape.edges.some((e) => e.to === role);

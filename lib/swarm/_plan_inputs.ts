@@ -12,7 +12,7 @@ import { readRequest, type RequestDocument } from "../core/request/file.ts";
 import { readScanResult } from "../core/scan/result.ts";
 import type { SessionContext } from "../core/session/session.ts";
 import type { SwarmPlan } from "./_plan_file.ts";
-import { peaksCommand } from "./_commands.ts";
+import { peaksCommand } from "../core/session/session.ts";
 
 const PRD_READY = ["confirmed-by-user", "handed-off"];
 

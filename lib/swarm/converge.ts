@@ -9,13 +9,13 @@ import { readPresence, setPresence } from "../core/presence/presence.ts";
 import { callerIdFromEnv } from "../core/presence/caller_light.ts";
 import { finalizeRecord } from "../core/record/terminal.ts";
 import { roleFileName } from "../core/record/names_light.ts";
-import { openSession, type SessionContext } from "../core/session/session.ts";
-import { commandLine } from "../core/shell.ts";
+import { openSession, peaksCommand, type SessionContext } from "../core/session/session.ts";
 import { type Convergence, readSwarmPlan, type SwarmPlan, updateSwarmPlan } from "./_plan_file.ts";
-import { convergeCommand, dispatchDagCommand, peaksCommand, planCommand } from "./_commands.ts";
+import { convergeCommand, dispatchDagCommand, planCommand } from "./_commands.ts";
 import { nextSteps } from "./_converge_next.ts";
 import { degradation } from "./_gate_b.ts";
 import { assessMembers, openMembers } from "./_members.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 const FINALIZE_ERROR = "finalized as failed by swarm converge --finalize-open";
 
@@ -186,8 +186,7 @@ function membersOpen(
     recordPath: displayPath(root, p.recordPath!),
   }));
   const finalize = running.map((r) =>
-    commandLine([
-      "peaks",
+    peaksLine(root, [
       "sub-agent",
       "finalize",
       "--record",
@@ -196,8 +195,6 @@ function membersOpen(
       "failed",
       "--error",
       "stopped at swarm converge",
-      "--project",
-      root,
     ])
   );
   const dispatch = open.undispatched.length

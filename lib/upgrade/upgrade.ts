@@ -1,10 +1,10 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { resolveProject } from "../core/project/project.ts";
-import { commandLine } from "../core/shell.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { detect1x } from "./_detect.ts";
 import { migrateTo2 } from "./_migrate.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 const CHOICES = [
   "Upgrade now: run `peaks upgrade --to 2.0 --auto` (recommended); remember it with autoUpgradePrompt=opt-in.",
@@ -40,8 +40,8 @@ export default defineCommand({
     const project = await resolveProject(ctx);
     const root = project.root;
     const upgradeCmd = (extra: string[] = []) =>
-      commandLine(["peaks", "upgrade", "--to", "2.0", "--auto", ...extra, "--project", root]);
-    const detectCmd = commandLine(["peaks", "upgrade", "--detect-1x", "--project", root]);
+      peaksLine(root, ["upgrade", "--to", "2.0", "--auto", ...extra]);
+    const detectCmd = peaksLine(root, ["upgrade", "--detect-1x"]);
 
     if (flags["detect-1x"] === (flags.to !== undefined)) {
       throw usageError(
@@ -98,7 +98,7 @@ export default defineCommand({
         `There is no peaks workspace (.peaks/) in ${root} to upgrade.`,
         {
           data: { projectRoot: root },
-          nextActions: [commandLine(["peaks", "workspace", "init", "--project", root])],
+          nextActions: [peaksLine(root, ["workspace", "init"])],
         },
       );
     }
@@ -131,7 +131,7 @@ export default defineCommand({
       warnings,
       nextActions: dryRun
         ? (result.changed ? [upgradeCmd()] : [])
-        : [commandLine(["peaks", "standards", "update", "--project", root]), detectCmd],
+        : [peaksLine(root, ["standards", "update"]), detectCmd],
       human: [
         `${dryRun ? "dry run" : "upgrade"} to 2.0: ${
           result.changed ? (dryRun ? "changes planned" : "changed") : "already up to date"

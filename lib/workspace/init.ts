@@ -8,7 +8,7 @@ import { writeJsonAtomic } from "../core/fs/atomic.ts";
 import { isNotFound, PeaksError } from "../core/errors.ts";
 import { bindingRepair, SessionBindingSchema, SessionMetaSchema } from "../core/session/session.ts";
 import { ensureGitignore, ensureWorkspaceDirs } from "../core/project/workspace.ts";
-import { commandLine } from "../core/shell.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 async function refuseSymlinkedWorkspace(peaksDir: string): Promise<void> {
   try {
@@ -137,16 +137,7 @@ export default defineCommand({
         created.length ? `created: ${created.join(", ")}` : "nothing new created",
       ].join("\n"),
       nextActions: [
-        commandLine([
-          "peaks",
-          "skill",
-          "presence:set",
-          "peaks-code",
-          "--gate",
-          "startup",
-          "--project",
-          project.root,
-        ]),
+        peaksLine(project.root, ["skill", "presence:set", "peaks-code", "--gate", "startup"]),
       ],
     };
   },

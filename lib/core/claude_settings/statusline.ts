@@ -9,6 +9,7 @@ import { join } from "../std.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
 import { commandLine } from "../shell.ts";
 import { readSettings, setTopLevel } from "./settings.ts";
+import { projectArgs } from "../command/peaks_line.ts";
 
 export const STATUSLINE_COMMAND = "peaks statusline render";
 
@@ -79,7 +80,7 @@ export async function editStatusline(
     action,
     "--scope",
     flags.scope,
-    ...(root ? ["--project", root] : []),
+    ...(root ? projectArgs(root) : []),
     "--force",
   ]);
 

@@ -6,7 +6,7 @@
 import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";
 import { readValidated } from "../fs/json.ts";
-import { commandLine } from "../shell.ts";
+import { peaksLine } from "../command/peaks_line.ts";
 
 export const PREFERENCES_SCHEMA_VERSION = "2.0.0";
 
@@ -36,7 +36,7 @@ export const DEFAULT_PREFERENCES: Preferences = { schema_version: PREFERENCES_SC
 export async function readPreferences(project: Project): Promise<Preferences> {
   const stored = await readValidated(project.layout.preferences, PreferencesSchema, {
     what: "preferences file",
-    repair: [commandLine(["peaks", "preferences", "reset", "--project", project.root, "--apply"])],
+    repair: [peaksLine(project.root, ["preferences", "reset"], ["--apply"])],
   });
   return stored ?? DEFAULT_PREFERENCES;
 }

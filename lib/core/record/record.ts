@@ -10,7 +10,6 @@
 import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";
 import { describeIssues, readJsonFile, type ReadOptions, unreadable } from "../fs/json.ts";
-import { commandLine } from "../shell.ts";
 import { isNotFound, PeaksError } from "../errors.ts";
 import {
   ARTIFACT_STATES,
@@ -21,6 +20,7 @@ import {
   RECORD_VERSION,
   STAGES,
 } from "./names_light.ts";
+import { peaksLine } from "../command/peaks_line.ts";
 
 const iso = z.string().min(1);
 
@@ -211,7 +211,7 @@ export function recordNotFound(project: Project, path: string): PeaksError {
     `No dispatch record at ${path}.`,
     {
       data: { path },
-      nextActions: [commandLine(["peaks", "sub-agent", "list", "--project", project.root])],
+      nextActions: [peaksLine(project.root, ["sub-agent", "list"])],
     },
   );
 }

@@ -6,7 +6,7 @@
 import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";
 import { readValidated } from "../fs/json.ts";
-import { commandLine } from "../shell.ts";
+import { peaksLine } from "../command/peaks_line.ts";
 
 export const ARCHETYPES = [
   "greenfield",
@@ -74,6 +74,6 @@ export type ScanResult = z.infer<typeof ScanResultSchema>;
 export function readScanResult(project: Project): Promise<ScanResult | undefined> {
   return readValidated(project.layout.projectScanJson, ScanResultSchema, {
     what: "project scan result",
-    repair: [commandLine(["peaks", "scan", "archetype", "--project", project.root])],
+    repair: [peaksLine(project.root, ["scan", "archetype"])],
   });
 }

@@ -4,7 +4,8 @@ import { isValidId, printable } from "../ids.ts";
 import type { Ctx } from "../command/ctx.ts";
 import { type Project, resolveProject } from "../project/project.ts";
 import { readValidated, updateJson } from "../fs/json.ts";
-import { commandLine, shellQuote } from "../shell.ts";
+import { commandLine } from "../shell.ts";
+import { peaksLine } from "../command/peaks_line.ts";
 
 export const SessionBindingSchema = z.object({
   sessionId: z.string(),
@@ -30,7 +31,7 @@ export interface ResolvedSession {
 }
 
 export function initCommand(project: Project): string {
-  return `peaks workspace init --project ${shellQuote(project.root)}`;
+  return peaksLine(project.root, ["workspace", "init"]);
 }
 
 /** The repair of a broken binding file: keep its bytes under another name. */
@@ -130,6 +131,15 @@ export interface SessionContext {
   project: Project;
   sessionId: string;
   sessionSource: ResolvedSession["source"];
+}
+
+/**
+ * A `peaks ...` command line for nextActions: the words, then the session when
+ * it did not come from the workspace binding, then `--project`.
+ */
+export function peaksCommand(session: SessionContext, words: readonly string[]): string {
+  const sid = session.sessionSource === "binding" ? [] : ["--session-id", session.sessionId];
+  return peaksLine(session.project.root, [...words, ...sid]);
 }
 
 /** The usual opening of a command: the project, then its session. */

@@ -12,6 +12,7 @@ import {
   scopeBase,
   selectAgents,
 } from "./agents.ts";
+import { projectArgs } from "../command/peaks_line.ts";
 
 export const SCOPE_CHOICES = ["project", "user", "all"] as const;
 export type ScopeChoice = (typeof SCOPE_CHOICES)[number];
@@ -71,7 +72,7 @@ export function skillsCommand(
   extra: string[] = [],
 ): string {
   const words = ["peaks", "skills", action, "--agent", agent, "--scope", scope];
-  if (projectRoot && scope !== "user") words.push("--project", projectRoot);
+  if (projectRoot && scope !== "user") words.push(...projectArgs(projectRoot));
   return commandLine([...words, ...extra]);
 }
 

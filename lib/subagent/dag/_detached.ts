@@ -14,7 +14,6 @@ import type { IdeEntry } from "../../core/ide/ide.ts";
 import type { Project } from "../../core/project/project.ts";
 import { callerIdFromEnv } from "../../core/presence/caller_light.ts";
 import { recordFileOf } from "../../core/record/names_light.ts";
-import { commandLine } from "../../core/shell.ts";
 import { chooseVendor, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import type { DetachedPlan, PromptBudgetStep, WrittenDispatch } from "../dispatch/_record.ts";
 import type { RuntimeArgs } from "../dispatch/_runtime_args.ts";
@@ -24,6 +23,7 @@ import { composeDetachedPrompt } from "../detached/_prompt.ts";
 import { failRecord, modeWords } from "../detached/_refusals.ts";
 import { startSupervisor } from "../detached/_spawn.ts";
 import { VENDOR_CLI, vendorIde } from "../detached/_vendor_cli.ts";
+import { peaksLine } from "../../core/command/peaks_line.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
@@ -172,8 +172,7 @@ export async function prepareDagDetached(
 
 /** The wave's watch command (the orchestrator's next step while vendors run). */
 export function watchCommand(project: Project, sessionId: string, batchId: string): string {
-  return commandLine([
-    "peaks",
+  return peaksLine(project.root, [
     "sub-agent",
     "watch",
     "--batch",
@@ -182,7 +181,5 @@ export function watchCommand(project: Project, sessionId: string, batchId: strin
     sessionId,
     "--interval",
     "2s",
-    "--project",
-    project.root,
   ]);
 }

@@ -49,6 +49,7 @@ import { assertRole, recordFileOf } from "../../core/record/names_light.ts";
 import { commandLine } from "../../core/shell.ts";
 import { installedVendors } from "../../core/ide/vendors.ts";
 import { type DagDetached, prepareDagDetached } from "./_detached.ts";
+import { projectArgs } from "../../core/command/peaks_line.ts";
 
 export interface DagFlags extends BudgetFlags {
   prompt?: string;
@@ -196,8 +197,7 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
           "detached",
           "--vendor",
           own,
-          "--project",
-          project.root,
+          ...projectArgs(project.root),
         ])
         : null,
     );
@@ -229,7 +229,12 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
       flags,
       decision.nodes.length,
       (extra) =>
-        commandLine([...callWords, ...governanceWords(flags), ...extra, "--project", project.root]),
+        commandLine([
+          ...callWords,
+          ...governanceWords(flags),
+          ...extra,
+          ...projectArgs(project.root),
+        ]),
     );
     warnings.push(...detached.warnings);
   } else if (detected.source === "assumed") {
@@ -345,8 +350,7 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
         ...callWords,
         ...(detached?.modeWords ?? []),
         ...governanceWords(flags),
-        "--project",
-        project.root,
+        ...projectArgs(project.root),
       ]
       : null,
     detached: detached && runs ? { vendor: detached.vendor, runs } : undefined,

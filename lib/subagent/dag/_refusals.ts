@@ -10,23 +10,14 @@ import type { NodeProgress } from "../../core/dag/progress.ts";
 import { gateError, PeaksError } from "../../core/errors.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
-import { commandLine } from "../../core/shell.ts";
 import type { SessionContext } from "../../core/session/session.ts";
 import type { Decision } from "./_schedule.ts";
+import { peaksLine } from "../../core/command/peaks_line.ts";
 
 /** `sub-agent status` for the batch, with the session when it did not come from the binding. */
 export function statusCommand(session: SessionContext, batchId: string): string {
   const sid = session.sessionSource === "binding" ? [] : ["--session-id", session.sessionId];
-  return commandLine([
-    "peaks",
-    "sub-agent",
-    "status",
-    "--batch",
-    batchId,
-    ...sid,
-    "--project",
-    session.project.root,
-  ]);
+  return peaksLine(session.project.root, ["sub-agent", "status", "--batch", batchId, ...sid]);
 }
 
 function row(project: Project, analysis: DagAnalysis, p: NodeProgress) {

@@ -13,8 +13,8 @@ import {
   type OrphanRow,
 } from "../../core/detached/orphans.ts";
 import type { Project } from "../../core/project/project.ts";
-import { commandLine } from "../../core/shell.ts";
 import { stopRun } from "./_control.ts";
+import { peaksLine } from "../../core/command/peaks_line.ts";
 
 export async function cleanupOrphans(
   ctx: Ctx,
@@ -39,16 +39,7 @@ export async function cleanupOrphans(
   const scope = options.session === undefined ? [] : ["--session", options.session];
   const nextActions = !options.kill && rows.length
     ? [
-      commandLine([
-        "peaks",
-        "sub-agent",
-        "cleanup",
-        "--orphans",
-        "--kill",
-        ...scope,
-        "--project",
-        project.root,
-      ]),
+      peaksLine(project.root, ["sub-agent", "cleanup", "--orphans", "--kill", ...scope]),
     ]
     : [];
   const instructions = [

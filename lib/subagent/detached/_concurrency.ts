@@ -17,7 +17,7 @@ import { gateError, type PeaksError, type Warning } from "../../core/errors.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
 import { readRecord } from "../../core/record/record.ts";
-import { commandLine } from "../../core/shell.ts";
+import { peaksLine } from "../../core/command/peaks_line.ts";
 
 export interface LiveRun {
   runDir: string;
@@ -79,19 +79,18 @@ export async function budgetExceeded(
   const runs = await describeLive(project, count.live);
   const watched = runs.find((r) => r.batchId !== null);
   const watch = watched
-    ? [commandLine([
-      "peaks",
-      "sub-agent",
-      "watch",
-      "--batch",
-      watched.batchId!,
-      "--session-id",
-      watched.sessionId,
-      "--interval",
-      "2s",
-      "--project",
-      project.root,
-    ])]
+    ? [
+      peaksLine(project.root, [
+        "sub-agent",
+        "watch",
+        "--batch",
+        watched.batchId!,
+        "--session-id",
+        watched.sessionId,
+        "--interval",
+        "2s",
+      ]),
+    ]
     : [];
   return gateError(
     "RESOURCE_BUDGET_EXCEEDED",

@@ -12,7 +12,6 @@ import { withLock } from "../../core/fs/lock.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import { callerIdFromEnv } from "../../core/presence/caller_light.ts";
 import { recordFileOf } from "../../core/record/names_light.ts";
-import { commandLine } from "../../core/shell.ts";
 import { chooseVendor, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import { compactMeta } from "../_artifact_rules.ts";
 import { type PromptBudgetStep, writeDispatch } from "../dispatch/_record.ts";
@@ -29,6 +28,7 @@ import {
 import { startSupervisor } from "./_spawn.ts";
 import type { BudgetFor, DetachedInput } from "./_input.ts";
 import { VENDOR_CLI, vendorIde } from "./_vendor_cli.ts";
+import { peaksLine } from "../../core/command/peaks_line.ts";
 
 export const DETACHED_ETA_SECONDS = 60;
 
@@ -166,8 +166,7 @@ export async function dispatchDetached(
   const shownMetas = input.artifactMetas.map(compactMeta);
   const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
   const hint = detachedHint(vendor, rid);
-  const watch = commandLine([
-    "peaks",
+  const watch = peaksLine(root, [
     "sub-agent",
     "watch",
     "--batch",
@@ -176,19 +175,14 @@ export async function dispatchDetached(
     sid,
     "--interval",
     "2s",
-    "--project",
-    root,
   ]);
-  const status = commandLine([
-    "peaks",
+  const status = peaksLine(root, [
     "sub-agent",
     "status",
     "--batch",
     runtime.batchId,
     "--session-id",
     sid,
-    "--project",
-    root,
   ]);
   return {
     data: {

@@ -7,6 +7,7 @@
 import { gateError } from "../../core/errors.ts";
 import { commandLine } from "../../core/shell.ts";
 import type { RuntimeArgs } from "../dispatch/_runtime_args.ts";
+import { projectArgs } from "../../core/command/peaks_line.ts";
 
 /** A marker that only an orchestrator's own session history carries; never sent to a vendor. */
 export const HISTORY_BOUNDARY = "@@@ORCHESTRATOR_SESSION_HISTORY_BOUNDARY@@@";
@@ -29,7 +30,7 @@ export interface DetachedPromptArgs {
 
 export function composeDetachedPrompt(args: DetachedPromptArgs, task: string): string {
   const { runtime: rt, recordPath, runDir } = args;
-  const root = ["--project", rt.projectRoot];
+  const root = projectArgs(rt.projectRoot);
   const beat = commandLine([
     "peaks",
     "sub-agent",

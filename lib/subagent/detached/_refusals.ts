@@ -13,6 +13,7 @@ import { type Replay, replayPlan } from "../dispatch/_replay.ts";
 import type { DetachedDispatchFlags, DetachedInput } from "./_input.ts";
 import { DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS } from "./_flags.ts";
 import { VENDOR_CLI } from "./_vendor_cli.ts";
+import { projectArgs } from "../../core/command/peaks_line.ts";
 
 export function modeWords(vendor: Vendor, flags: DetachedDispatchFlags): string[] {
   return [
@@ -40,8 +41,7 @@ export async function rerunWords(
     ...plan.words,
     ...(input.flags.ide === undefined ? [] : ["--ide", input.flags.ide]),
     ...extra,
-    "--project",
-    input.project.root,
+    ...projectArgs(input.project.root),
   ]);
 }
 

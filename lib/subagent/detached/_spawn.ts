@@ -8,6 +8,7 @@ import type { Ctx } from "../../core/command/ctx.ts";
 import { probeLease, runFile } from "../../core/detached/runs.ts";
 import { PeaksError } from "../../core/errors.ts";
 import { exists, sleep } from "../../core/fs/files.ts";
+import { projectArgs } from "../../core/command/peaks_line.ts";
 
 export interface StartedSupervisor {
   pid: number;
@@ -35,7 +36,14 @@ export async function startSupervisor(
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(program, {
-      args: [...prefix, "sub-agent", "supervise", "--record", recordPath, "--project", projectRoot],
+      args: [
+        ...prefix,
+        "sub-agent",
+        "supervise",
+        "--record",
+        recordPath,
+        ...projectArgs(projectRoot),
+      ],
       cwd: projectRoot,
       detached: true,
       stdin: "null",

@@ -9,7 +9,7 @@ import { readBatch } from "../../core/batch/batch.ts";
 import type { Warning } from "../../core/errors.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
-import { commandLine } from "../../core/shell.ts";
+import { peaksLine } from "../../core/command/peaks_line.ts";
 
 export async function fanoutWarning(
   project: Project,
@@ -37,16 +37,13 @@ export async function fanoutWarning(
         analysis.predecessors.get(node.id)!.every((pred) => dispatched.has(pred));
     }).map((node) => node.id);
     if (ready.length < 2) return undefined;
-    const command = commandLine([
-      "peaks",
+    const command = peaksLine(project.root, [
       "sub-agent",
       "dispatch",
       "--from-dag",
       shown,
       ...(dag.batchId ? ["--batch-id", dag.batchId] : []),
       ...(sessionFromBinding ? [] : ["--session-id", sid]),
-      "--project",
-      project.root,
     ]);
     return {
       code: "FANOUT_REQUIRED",

@@ -13,6 +13,7 @@ import type { Project } from "../../core/project/project.ts";
 import { commandLine } from "../../core/shell.ts";
 import { installedVendors, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import type { PromptInput } from "./_prompt_input.ts";
+import { projectArgs } from "../../core/command/peaks_line.ts";
 
 /** The host's own vendor when installed (codex in Codex), else the first installed one. */
 export function pickVendor(ide: IdeEntry, installed: Vendor[]): Vendor | undefined {
@@ -32,7 +33,16 @@ export async function ideNotSupported(
   const { words, promptFile, save } = replayPlan(ctx, project, replay, prompt);
   await save();
   const nextActions = vendor
-    ? [commandLine([...words, "--mode", "detached", "--vendor", vendor, "--project", project.root])]
+    ? [
+      commandLine([
+        ...words,
+        "--mode",
+        "detached",
+        "--vendor",
+        vendor,
+        ...projectArgs(project.root),
+      ]),
+    ]
     : [];
   const instructions = [
     `${ide.id} has no in-process sub-agent tool, so peaks cannot hand you a tool call for it.`,

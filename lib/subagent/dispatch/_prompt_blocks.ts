@@ -8,6 +8,7 @@
 import { commandLine } from "../../core/shell.ts";
 import { roleFileName, STAGES } from "../../core/record/names_light.ts";
 import type { RuntimeArgs } from "./_runtime_args.ts";
+import { peaksLine, projectArgs } from "../../core/command/peaks_line.ts";
 
 export const COMMIT_POLICY_TITLE = "## Commit / push policy (mandatory)";
 
@@ -67,15 +68,7 @@ function runtimeBlock(args: RuntimeArgs, recordPath: string): string {
 }
 
 function heartbeatBlock(args: RuntimeArgs, recordPath: string): string {
-  const beat = commandLine([
-    "peaks",
-    "sub-agent",
-    "heartbeat",
-    "--record",
-    recordPath,
-    "--project",
-    args.projectRoot,
-  ]);
+  const beat = peaksLine(args.projectRoot, ["sub-agent", "heartbeat", "--record", recordPath]);
   return [
     "## Heartbeats (mandatory)",
     `Report progress at least every ${args.heartbeatIntervalSec} seconds, from your first step to your last:`,
@@ -88,7 +81,7 @@ function heartbeatBlock(args: RuntimeArgs, recordPath: string): string {
 }
 
 function completionBlock(args: RuntimeArgs, recordPath: string): string {
-  const root = ["--project", args.projectRoot];
+  const root = projectArgs(args.projectRoot);
   const register = commandLine([
     "peaks",
     "sub-agent",
@@ -166,7 +159,7 @@ function commitPolicyBlock(): string {
 }
 
 function channelBlock(args: RuntimeArgs): string {
-  const base = ["--batch", args.batchId, "--project", args.projectRoot];
+  const base = ["--batch", args.batchId, ...projectArgs(args.projectRoot)];
   const role = channelRole(args.role);
   const blockerKey = role.split("-")[0] === "ui" ? "ui.design-blocker" : `${role}.found-blocker`;
   const share = (key: string, value: string) =>

@@ -12,6 +12,7 @@ import type { HeadroomMode } from "../../core/prompt_budget/budget.ts";
 import { governanceWords } from "../../core/prompt_budget/flags.ts";
 import { budgetData, governPrompt, type RerunChange } from "../../core/prompt_budget/governance.ts";
 import type { BudgetedPrompt, PromptBudgetStep } from "./_record.ts";
+import { projectArgs } from "../../core/command/peaks_line.ts";
 
 export type BudgetFlags = Parameters<typeof governanceWords>[0];
 
@@ -37,8 +38,7 @@ export function promptBudgetStep(
       return commandLine([
         ...base.words,
         ...governanceWords(flags, change),
-        "--project",
-        project.root,
+        ...projectArgs(project.root),
       ]);
     };
     let outcome;
