@@ -7,7 +7,7 @@ import {
   composeDetachedPrompt,
   HISTORY_BOUNDARY,
   refuseHistoryBoundary,
-} from "../../lib/subagent/detached/_prompt.ts";
+} from "../../lib/subagent/detached/_history_boundary.ts";
 import { findResult } from "../../lib/subagent/detached/_result_scan.ts";
 import { progressAt } from "../../lib/subagent/detached/_supervisor.ts";
 import { invocation, VENDOR_CLI } from "../../lib/subagent/detached/_vendor_cli.ts";

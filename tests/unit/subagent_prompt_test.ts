@@ -3,7 +3,7 @@ import {
   COMMIT_POLICY_TITLE,
   composePrompt,
   needsMcpCheck,
-} from "../../lib/subagent/dispatch/_prompt_blocks.ts";
+} from "../../lib/subagent/_instructions.ts";
 import type { RuntimeArgs } from "../../lib/subagent/dispatch/_runtime_args.ts";
 import { pointerPrompt } from "../../lib/subagent/dispatch/_tool_call.ts";
 import { pickVendor } from "../../lib/subagent/dispatch/_ide_not_supported.ts";

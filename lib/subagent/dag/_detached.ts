@@ -19,7 +19,7 @@ import type { DetachedPlan, PromptBudgetStep, WrittenDispatch } from "../dispatc
 import type { RuntimeArgs } from "../dispatch/_runtime_args.ts";
 import { budgetExceeded, checkBudget, reconciledWarning } from "../detached/_concurrency.ts";
 import type { DetachedDispatchFlags } from "../detached/_input.ts";
-import { composeDetachedPrompt } from "../detached/_prompt.ts";
+import { composeDetachedPrompt } from "../detached/_history_boundary.ts";
 import { failRecord, modeWords } from "../detached/_refusals.ts";
 import { startSupervisor } from "../detached/_spawn.ts";
 import { VENDOR_CLI, vendorIde } from "../detached/_vendor_cli.ts";

@@ -17,7 +17,7 @@ import { compactMeta } from "../_artifact_rules.ts";
 import { type PromptBudgetStep, writeDispatch } from "../dispatch/_record.ts";
 import type { Replay } from "../dispatch/_replay.ts";
 import { budgetExceeded, checkBudget, reconciledWarning } from "./_concurrency.ts";
-import { composeDetachedPrompt, refuseHistoryBoundary } from "./_prompt.ts";
+import { composeDetachedPrompt, refuseHistoryBoundary } from "./_history_boundary.ts";
 import {
   failRecord,
   modeWords,

@@ -14,7 +14,7 @@ import type { DispatchRecord } from "../../core/record/record.ts";
 import { isTerminal, recordFileOf } from "../../core/record/names_light.ts";
 import { type Vendor, vendorCommand } from "../../core/ide/vendors.ts";
 import { pointerPrompt } from "../dispatch/_tool_call.ts";
-import { HISTORY_BOUNDARY } from "./_prompt.ts";
+import { HISTORY_BOUNDARY } from "./_history_boundary.ts";
 import { finishRun, type RunState, type StopReason, type Supervised } from "./_finish.ts";
 import type { RunFiles } from "./_run_files.ts";
 import { invocation } from "./_vendor_cli.ts";

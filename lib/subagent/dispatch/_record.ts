@@ -14,7 +14,7 @@ import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
 import type { ArtifactMeta, DispatchRecord, ToolCall } from "../../core/record/record.ts";
 import { RECORD_VERSION, recordFileName } from "../../core/record/names_light.ts";
-import { composePrompt } from "./_prompt_blocks.ts";
+import { composePrompt } from "../_instructions.ts";
 import type { RuntimeArgs } from "./_runtime_args.ts";
 import { buildToolCall, pointerPrompt } from "./_tool_call.ts";
 import { exists } from "../../core/fs/files.ts";
