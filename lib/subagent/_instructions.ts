@@ -1,9 +1,12 @@
 /**
- * The composed sub-agent prompt: a `## Runtime arguments` block, the
- * caller's prompt, then the blocks peaks always adds (heartbeats, completion
- * contract, prohibitions, commit/push policy, shared channel, and the MCP
- * tool check where it applies). The CLI injects them so no skill has to
- * copy them, and every command in them names the real record and batch.
+ * Everything peaks tells a sub-agent, in one place. In process: a
+ * `## Runtime arguments` block, the caller's prompt, then the blocks peaks
+ * always adds (heartbeats, completion contract, prohibitions, commit/push
+ * policy, shared channel, and the MCP tool check where it applies). Detached:
+ * a minimal excerpt of the same (who, what, which files, the rules that still
+ * apply when nobody watches the terminal); the supervisor beats for it. The
+ * CLI injects them so no skill has to copy them, and every command in them
+ * names the real record and batch.
  */
 import { commandLine } from "../core/shell.ts";
 import { roleFileName, STAGES } from "../core/record/names_light.ts";
@@ -67,8 +70,32 @@ function runtimeBlock(args: RuntimeArgs, recordPath: string): string {
   return lines.join("\n");
 }
 
+/** The heartbeat command for this record, without its status flags. */
+function beatCommand(args: RuntimeArgs, recordPath: string): string {
+  return peaksLine(args.projectRoot, ["sub-agent", "heartbeat", "--record", recordPath]);
+}
+
+/** The artefact registration for this record, without its --path. */
+function artifactCommand(args: RuntimeArgs, recordPath: string): string {
+  return peaksLine(args.projectRoot, ["sub-agent", "artifact", "--record", recordPath]);
+}
+
+/** The return JSON every sub-agent ends with, filled in for this one. */
+function returnJson(args: RuntimeArgs): string {
+  return JSON.stringify({
+    role: args.role,
+    rid: args.requestId,
+    status: "ok",
+    artefacts: ["<path>"],
+    warnings: [],
+    blockedReason: null,
+    reason: null,
+    diffSummary: "<files changed and why>",
+  });
+}
+
 function heartbeatBlock(args: RuntimeArgs, recordPath: string): string {
-  const beat = peaksLine(args.projectRoot, ["sub-agent", "heartbeat", "--record", recordPath]);
+  const beat = beatCommand(args, recordPath);
   return [
     "## Heartbeats (mandatory)",
     `Report progress at least every ${args.heartbeatIntervalSec} seconds, from your first step to your last:`,
@@ -81,42 +108,11 @@ function heartbeatBlock(args: RuntimeArgs, recordPath: string): string {
 }
 
 function completionBlock(args: RuntimeArgs, recordPath: string): string {
-  const root = projectArgs(args.projectRoot);
-  const register = commandLine([
-    "peaks",
-    "sub-agent",
-    "artifact",
-    "--record",
-    recordPath,
-    ...root,
-    "--path",
-  ]);
-  const done = commandLine([
-    "peaks",
-    "sub-agent",
-    "heartbeat",
-    "--record",
-    recordPath,
-    ...root,
-    "--status",
-    "done",
-    "--progress",
-    "100",
-    "--stage",
-    "finalizing",
-    "--note",
-    "completed",
-  ]);
-  const result = JSON.stringify({
-    role: args.role,
-    rid: args.requestId,
-    status: "ok",
-    artefacts: ["<path>"],
-    warnings: [],
-    blockedReason: null,
-    reason: null,
-    diffSummary: "<files changed and why>",
-  });
+  const register = `${artifactCommand(args, recordPath)} --path`;
+  const done = `${
+    beatCommand(args, recordPath)
+  } --status done --progress 100 --stage finalizing --note completed`;
+  const result = returnJson(args);
   return [
     "## Completion contract",
     "1. Write your artefacts and register each one (at most 1 MiB each; split larger ones):",
@@ -208,4 +204,60 @@ export function composePrompt(args: RuntimeArgs, recordPath: string, callerPromp
   ];
   if (needsMcpCheck(args.role, args.ide)) blocks.push(mcpBlock(args));
   return `${blocks.join("\n\n")}\n`;
+}
+
+export interface DetachedPromptArgs {
+  runtime: RuntimeArgs;
+  recordPath: string;
+  runDir: string;
+  vendor: string;
+}
+
+/** The prompt of a detached vendor process: small, since some vendors take it as an argument. */
+export function composeDetachedPrompt(args: DetachedPromptArgs, task: string): string {
+  const { runtime: rt, recordPath, runDir } = args;
+  const references = [
+    `project scan ${rt.projectScan.path}${rt.projectScan.exists ? "" : " (not written yet)"}`,
+    ...(rt.existingSystem ? [`existing system ${rt.existingSystem}`] : []),
+    `private notes ${rt.markerPath}`,
+  ];
+  return [
+    `# Detached sub-agent: ${rt.role} for ${rt.requestId}`,
+    `You run as a separate ${args.vendor} process started by peaks; nobody reads your terminal.`,
+    "",
+    `Project ${rt.projectRoot} | session ${rt.sessionId} | request ${rt.requestId} | batch ${rt.batchId}`,
+    `Record ${recordPath} | run folder ${runDir}`,
+    "",
+    "## Task",
+    task.trim(),
+    "",
+    "## Files",
+    `- Yours to write: ${
+      rt.declaredArtifacts.length ? rt.declaredArtifacts.join(", ") : "what the task names"
+    }`,
+    `- References: ${references.join("; ")}`,
+    `- Register each artefact: ${
+      artifactCommand(rt, recordPath)
+    } --path <file> --summary "<one line>"`,
+    "",
+    "## Progress and context",
+    "- peaks records a heartbeat from your output and the outcome from your exit code.",
+    `- For a named step you may add: ${
+      beatCommand(rt, recordPath)
+    } --status running --progress <0-100> --stage <stage> --note "<step>"`,
+    `- When your context passes 85 % (again at 95 %), save durable state to ${runDir}/compact/<n>.json`,
+    "  (n from 1): {n, at, summary, taskState, decisionsKept[], optionsDiscarded[]}. Nothing flows back to you.",
+    "",
+    "## Rules",
+    "- No git commit, push, tag, checkout -b or other state-changing git command: leave the diff on",
+    '  disk and describe it in diffSummary. An urgent commit is status "blocked", blockedReason',
+    '  "blocked-by-orchestrator-policy".',
+    '- Ask nobody anything: return status "blocked" with blockedReason instead.',
+    "- No skills, no `peaks skill presence:set`, no hook or settings changes, no `peaks sub-agent dispatch`.",
+    "",
+    "## Finish",
+    "End with exactly this JSON as your last output, then exit 0 (a non-zero exit marks the run failed):",
+    returnJson(rt),
+    "",
+  ].join("\n");
 }

@@ -9,7 +9,6 @@ import { guardFlagPath } from "../core/project/project.ts";
 import { usageError } from "../core/errors.ts";
 import { assertRole } from "../core/record/names_light.ts";
 import { openSession } from "../core/session/session.ts";
-import { commandLine } from "../core/shell.ts";
 import { compactMeta, declareArtifacts } from "./_artifact_rules.ts";
 import { writeDispatch } from "./dispatch/_record.ts";
 import { governanceFlags, governanceWords } from "../core/prompt_budget/flags.ts";
@@ -20,7 +19,7 @@ import { fanoutWarning } from "./dispatch/_fanout_check.ts";
 import { generatedRequestId, readSurroundings, runtimeArgs } from "./dispatch/_runtime_args.ts";
 import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./dispatch/_tool_call.ts";
 import { assertDetachedFlags, detachedFlags } from "./detached/_flags.ts";
-import { projectArgs } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/command/peaks_line.ts";
 
 export const ENVELOPE_VERSION = "2.1.0";
 
@@ -265,7 +264,6 @@ export default defineCommand({
     const shownMetas = metas.map(compactMeta);
     const promptBytes = utf8(String(toolCall.args.prompt));
     const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
-    const root = projectArgs(project.root);
     const data: Record<string, unknown> = {
       envelopeVersion: ENVELOPE_VERSION,
       role,
@@ -302,7 +300,7 @@ export default defineCommand({
       warnings,
       nextActions: pointer
         ? []
-        : [commandLine(["peaks", "sub-agent", "status", "--batch", batchId, ...root])],
+        : [peaksLine(project.root, ["sub-agent", "status", "--batch", batchId])],
       human: [
         `dispatched ${role} as #${n} of batch ${batchId} (${detected.ide.id}, brief ${flags.brief})`,
         `record: ${written.displayPath}`,

@@ -4,10 +4,10 @@ import { PeaksError } from "../../lib/core/errors.ts";
 import { chooseVendor, VENDORS } from "../../lib/core/ide/vendors.ts";
 import { join } from "../../lib/core/std.ts";
 import {
-  composeDetachedPrompt,
   HISTORY_BOUNDARY,
   refuseHistoryBoundary,
 } from "../../lib/subagent/detached/_history_boundary.ts";
+import { composeDetachedPrompt } from "../../lib/subagent/_instructions.ts";
 import { findResult } from "../../lib/subagent/detached/_result_scan.ts";
 import { progressAt } from "../../lib/subagent/detached/_supervisor.ts";
 import { invocation, VENDOR_CLI } from "../../lib/subagent/detached/_vendor_cli.ts";

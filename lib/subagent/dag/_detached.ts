@@ -19,11 +19,12 @@ import type { DetachedPlan, PromptBudgetStep, WrittenDispatch } from "../dispatc
 import type { RuntimeArgs } from "../dispatch/_runtime_args.ts";
 import { budgetExceeded, checkBudget, reconciledWarning } from "../detached/_concurrency.ts";
 import type { DetachedDispatchFlags } from "../detached/_input.ts";
-import { composeDetachedPrompt } from "../detached/_history_boundary.ts";
+
 import { failRecord, modeWords } from "../detached/_refusals.ts";
 import { startSupervisor } from "../detached/_spawn.ts";
 import { VENDOR_CLI, vendorIde } from "../detached/_vendor_cli.ts";
 import { peaksLine } from "../../core/command/peaks_line.ts";
+import { composeDetachedPrompt } from "../_instructions.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 

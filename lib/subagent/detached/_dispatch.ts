@@ -17,7 +17,7 @@ import { compactMeta } from "../_artifact_rules.ts";
 import { type PromptBudgetStep, writeDispatch } from "../dispatch/_record.ts";
 import type { Replay } from "../dispatch/_replay.ts";
 import { budgetExceeded, checkBudget, reconciledWarning } from "./_concurrency.ts";
-import { composeDetachedPrompt, refuseHistoryBoundary } from "./_history_boundary.ts";
+import { refuseHistoryBoundary } from "./_history_boundary.ts";
 import {
   failRecord,
   modeWords,
@@ -29,6 +29,7 @@ import { startSupervisor } from "./_spawn.ts";
 import type { BudgetFor, DetachedInput } from "./_input.ts";
 import { VENDOR_CLI, vendorIde } from "./_vendor_cli.ts";
 import { peaksLine } from "../../core/command/peaks_line.ts";
+import { composeDetachedPrompt } from "../_instructions.ts";
 
 export const DETACHED_ETA_SECONDS = 60;
 

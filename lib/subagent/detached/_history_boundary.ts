@@ -1,13 +1,8 @@
 /**
- * The prompt of a detached vendor process: a minimal excerpt (who, what, which
- * files, where to look) plus the few rules that still apply when nobody
- * watches the terminal. Heartbeats and the final outcome come from the
- * supervisor, so the prompt only mentions the optional named-step beat.
+ * The orchestrator's session history never reaches a detached vendor: a
+ * prompt that carries its marker is refused wherever it came from.
  */
 import { gateError } from "../../core/errors.ts";
-import { commandLine } from "../../core/shell.ts";
-import type { RuntimeArgs } from "../dispatch/_runtime_args.ts";
-import { projectArgs } from "../../core/command/peaks_line.ts";
 
 /** A marker that only an orchestrator's own session history carries; never sent to a vendor. */
 export const HISTORY_BOUNDARY = "@@@ORCHESTRATOR_SESSION_HISTORY_BOUNDARY@@@";
@@ -19,75 +14,4 @@ export function refuseHistoryBoundary(prompt: string, where: string): void {
     `The prompt from ${where} contains ${HISTORY_BOUNDARY}: it carries the orchestrator's session history, which a detached sub-agent must never receive. Pass only the task, the files and the references.`,
     { data: { marker: HISTORY_BOUNDARY, source: where } },
   );
-}
-
-export interface DetachedPromptArgs {
-  runtime: RuntimeArgs;
-  recordPath: string;
-  runDir: string;
-  vendor: string;
-}
-
-export function composeDetachedPrompt(args: DetachedPromptArgs, task: string): string {
-  const { runtime: rt, recordPath, runDir } = args;
-  const root = projectArgs(rt.projectRoot);
-  const beat = commandLine([
-    "peaks",
-    "sub-agent",
-    "heartbeat",
-    "--record",
-    recordPath,
-    ...root,
-  ]);
-  const artifact = commandLine(["peaks", "sub-agent", "artifact", "--record", recordPath, ...root]);
-  const result = JSON.stringify({
-    role: rt.role,
-    rid: rt.requestId,
-    status: "ok",
-    artefacts: ["<path>"],
-    warnings: [],
-    blockedReason: null,
-    reason: null,
-    diffSummary: "<files changed and why>",
-  });
-  const references = [
-    `project scan ${rt.projectScan.path}${rt.projectScan.exists ? "" : " (not written yet)"}`,
-    ...(rt.existingSystem ? [`existing system ${rt.existingSystem}`] : []),
-    `private notes ${rt.markerPath}`,
-  ];
-  return [
-    `# Detached sub-agent: ${rt.role} for ${rt.requestId}`,
-    `You run as a separate ${args.vendor} process started by peaks; nobody reads your terminal.`,
-    "",
-    `Project ${rt.projectRoot} | session ${rt.sessionId} | request ${rt.requestId} | batch ${rt.batchId}`,
-    `Record ${recordPath} | run folder ${runDir}`,
-    "",
-    "## Task",
-    task.trim(),
-    "",
-    "## Files",
-    `- Yours to write: ${
-      rt.declaredArtifacts.length ? rt.declaredArtifacts.join(", ") : "what the task names"
-    }`,
-    `- References: ${references.join("; ")}`,
-    `- Register each artefact: ${artifact} --path <file> --summary "<one line>"`,
-    "",
-    "## Progress and context",
-    "- peaks records a heartbeat from your output and the outcome from your exit code.",
-    `- For a named step you may add: ${beat} --status running --progress <0-100> --stage <stage> --note "<step>"`,
-    `- When your context passes 85 % (again at 95 %), save durable state to ${runDir}/compact/<n>.json`,
-    "  (n from 1): {n, at, summary, taskState, decisionsKept[], optionsDiscarded[]}. Nothing flows back to you.",
-    "",
-    "## Rules",
-    "- No git commit, push, tag, checkout -b or other state-changing git command: leave the diff on",
-    '  disk and describe it in diffSummary. An urgent commit is status "blocked", blockedReason',
-    '  "blocked-by-orchestrator-policy".',
-    '- Ask nobody anything: return status "blocked" with blockedReason instead.',
-    "- No skills, no `peaks skill presence:set`, no hook or settings changes, no `peaks sub-agent dispatch`.",
-    "",
-    "## Finish",
-    "End with exactly this JSON as your last output, then exit 0 (a non-zero exit marks the run failed):",
-    result,
-    "",
-  ].join("\n");
 }
