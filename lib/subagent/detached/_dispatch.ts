@@ -14,7 +14,7 @@ import { callerIdFromEnv } from "../../core/presence/caller_light.ts";
 import { recordFileOf } from "../../core/record/names_light.ts";
 import { chooseVendor, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import { compactMeta } from "../_artifact_rules.ts";
-import { type PromptBudgetStep, writeDispatch } from "../dispatch/_record.ts";
+import { ENVELOPE_VERSION, type PromptBudgetStep, writeDispatch } from "../dispatch/_record.ts";
 import type { Replay } from "../dispatch/_replay.ts";
 import { budgetExceeded, checkBudget, reconciledWarning } from "./_concurrency.ts";
 import { refuseHistoryBoundary } from "./_history_boundary.ts";
@@ -26,7 +26,7 @@ import {
   vendorNotFound,
 } from "./_refusals.ts";
 import { startSupervisor } from "./_spawn.ts";
-import type { BudgetFor, DetachedInput } from "./_input.ts";
+import type { BudgetFor, RecordInputs } from "./_input.ts";
 import { VENDOR_CLI, vendorIde } from "./_vendor_cli.ts";
 import { peaksLine } from "../../core/command/peaks_line.ts";
 import { composeDetachedPrompt } from "../_instructions.ts";
@@ -41,7 +41,7 @@ export function detachedHint(vendor: string, rid: string): string {
 
 export async function dispatchDetached(
   ctx: Ctx,
-  input: DetachedInput,
+  input: RecordInputs,
   budgetFor: BudgetFor,
 ): Promise<CommandResult<unknown>> {
   const { project, runtime, flags, warnings } = input;
@@ -187,7 +187,7 @@ export async function dispatchDetached(
   ]);
   return {
     data: {
-      envelopeVersion: "2.1.0",
+      envelopeVersion: ENVELOPE_VERSION,
       role: runtime.role,
       ide: input.ide.id,
       mode: "detached",

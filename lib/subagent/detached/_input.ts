@@ -1,4 +1,4 @@
-/** What detached dispatch receives from `sub-agent dispatch` once the record's inputs are known. */
+/** What `sub-agent dispatch` knows once the record's inputs are settled, whichever mode writes it. */
 import type { Warning } from "../../core/errors.ts";
 import type { GitHead } from "../../core/project/git.ts";
 import type { IdeEntry } from "../../core/ide/ide.ts";
@@ -18,7 +18,7 @@ export interface DetachedDispatchFlags {
   ide?: string;
 }
 
-export interface DetachedInput {
+export interface RecordInputs {
   project: Project;
   runtime: RuntimeArgs;
   /** The orchestrator's IDE, kept in the record. */

@@ -10,7 +10,7 @@ import { failOpenRecord } from "../../core/record/terminal.ts";
 import { commandLine } from "../../core/shell.ts";
 import { type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import { type Replay, replayPlan } from "../dispatch/_replay.ts";
-import type { DetachedDispatchFlags, DetachedInput } from "./_input.ts";
+import type { DetachedDispatchFlags, RecordInputs } from "./_input.ts";
 import { DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS } from "./_flags.ts";
 import { VENDOR_CLI } from "./_vendor_cli.ts";
 import { projectArgs } from "../../core/command/peaks_line.ts";
@@ -31,7 +31,7 @@ export function modeWords(vendor: Vendor, flags: DetachedDispatchFlags): string[
 /** The same dispatch as a command line (prompt from a file) with `extra` words added. */
 export async function rerunWords(
   ctx: Ctx,
-  input: DetachedInput,
+  input: RecordInputs,
   replay: Replay,
   extra: string[],
 ): Promise<string> {
@@ -47,7 +47,7 @@ export async function rerunWords(
 
 export async function vendorNotFound(
   ctx: Ctx,
-  input: DetachedInput,
+  input: RecordInputs,
   installed: Vendor[],
 ): Promise<PeaksError> {
   const requested = input.flags.vendor ?? null;
@@ -76,7 +76,7 @@ export async function vendorNotFound(
 
 export async function promptTooLargeForVendor(
   ctx: Ctx,
-  input: DetachedInput,
+  input: RecordInputs,
   replay: Replay,
   vendor: Vendor,
   bytes: number,

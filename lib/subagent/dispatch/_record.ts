@@ -24,6 +24,9 @@ import { exists } from "../../core/fs/files.ts";
  * prompt, compressed or not; the CLI-generated blocks are composed around it
  * afterwards and never compressed.
  */
+/** The version of the envelope a single dispatch answers with, in-process or detached. */
+export const ENVELOPE_VERSION = "2.1.0";
+
 export interface BudgetedPrompt {
   prompt: string;
   /** Size of the composed prompt before compression. */
