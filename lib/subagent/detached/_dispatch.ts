@@ -14,7 +14,12 @@ import { callerIdFromEnv } from "../../core/presence/caller_light.ts";
 import { recordFileOf } from "../../core/record/names_light.ts";
 import { chooseVendor, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import { compactMeta } from "../_artifact_rules.ts";
-import { ENVELOPE_VERSION, type PromptBudgetStep, writeDispatch } from "../dispatch/_record.ts";
+import {
+  ENVELOPE_VERSION,
+  type PromptBudgetStep,
+  writeDispatch,
+  type WrittenDispatch,
+} from "../dispatch/_record.ts";
 import type { Replay } from "../dispatch/_replay.ts";
 import { budgetExceeded, checkBudget, reconciledWarning } from "./_concurrency.ts";
 import { refuseHistoryBoundary } from "./_history_boundary.ts";
@@ -44,17 +49,47 @@ export async function dispatchDetached(
   input: RecordInputs,
   budgetFor: BudgetFor,
 ): Promise<CommandResult<unknown>> {
-  const { project, runtime, flags, warnings } = input;
-  const root = project.root;
-  const sid = runtime.sessionId;
-  const rid = runtime.requestId;
+  const { project, flags, warnings } = input;
   refuseHistoryBoundary(input.prompt.text, input.prompt.source);
+  const { vendor, installed } = await chooseDetachedVendor(ctx, input);
+  const replay: Replay = { ...input.replay, modeWords: modeWords(vendor, flags) };
+  const early = await checkBudget(project, ctx.now(), flags["max-concurrent"]);
+  warnings.push(...reconciledWarning(early.count.reconciled));
+  if (early.over && !flags["no-throttle"]) {
+    throw await budgetExceeded(
+      project,
+      early.count,
+      flags["max-concurrent"],
+      await rerunWords(ctx, input, replay, ["--no-throttle"]),
+    );
+  }
+  const gate = budgetFor(vendorIde(vendor), replay);
+  const capped: PromptBudgetStep = async (caller, overhead) => {
+    const budgeted = await gate(caller, overhead);
+    const bytes = overhead + utf8(budgeted.prompt.trim());
+    const cli = VENDOR_CLI[vendor];
+    if (cli.input === "argv" && flags.brief === "inline" && bytes > cli.argvCap) {
+      throw await promptTooLargeForVendor(ctx, input, replay, vendor, bytes, installed);
+    }
+    return budgeted;
+  };
+  const written = await writeDetachedRecord(ctx, input, vendor, capped);
+  warnings.push(...written.budget.warnings);
+  const runDir = runDirOf(input, recordFileOf(written.path));
+  const started = await startUnderBudget(ctx, input, replay, written.path, runDir);
+  return detachedResult(input, { vendor, written, runDir, ...started });
+}
+
+async function chooseDetachedVendor(
+  ctx: Ctx,
+  input: RecordInputs,
+): Promise<{ vendor: Vendor; installed: Vendor[] }> {
   const preferred = VENDORS.find((v) => input.ide.id.startsWith(v));
-  const choice = await chooseVendor(ctx.env, flags.vendor as Vendor | undefined, preferred);
+  const choice = await chooseVendor(ctx.env, input.flags.vendor as Vendor | undefined, preferred);
   if (!choice.vendor) throw await vendorNotFound(ctx, input, choice.installed);
   const vendor = choice.vendor;
   if (choice.fallbackFrom) {
-    warnings.push({
+    input.warnings.push({
       code: "VENDOR_FALLBACK",
       message:
         `${choice.fallbackFrom} is not installed (not on PATH); the sub-agent runs with ${vendor} instead.`,
@@ -63,33 +98,25 @@ export async function dispatchDetached(
       installed: choice.installed,
     });
   }
-  const replay: Replay = { ...input.replay, modeWords: modeWords(vendor, flags) };
-  const max = flags["max-concurrent"];
+  return { vendor, installed: choice.installed };
+}
 
-  const early = await checkBudget(project, ctx.now(), max);
-  warnings.push(...reconciledWarning(early.count.reconciled));
-  if (early.over && !flags["no-throttle"]) {
-    throw await budgetExceeded(
-      project,
-      early.count,
-      max,
-      await rerunWords(ctx, input, replay, ["--no-throttle"]),
-    );
-  }
+function runDirOf(input: RecordInputs, file: string): string {
+  const { sessionId, requestId } = input.runtime;
+  return input.project.layout.detachedRunDir(sessionId, requestId, runNameFor(file, requestId));
+}
 
-  const cli = VENDOR_CLI[vendor];
-  const gate = budgetFor(vendorIde(vendor), replay);
-  const capped: PromptBudgetStep = async (caller, overhead) => {
-    const budgeted = await gate(caller, overhead);
-    const bytes = overhead + utf8(budgeted.prompt.trim());
-    if (cli.input === "argv" && flags.brief === "inline" && bytes > cli.argvCap) {
-      throw await promptTooLargeForVendor(ctx, input, replay, vendor, bytes, choice.installed);
-    }
-    return budgeted;
-  };
-  const runDirOf = (file: string) => project.layout.detachedRunDir(sid, rid, runNameFor(file, rid));
+/** The record, written through the same pipeline as in-process dispatch, with the detached prompt. */
+async function writeDetachedRecord(
+  ctx: Ctx,
+  input: RecordInputs,
+  vendor: Vendor,
+  step: PromptBudgetStep,
+): Promise<WrittenDispatch> {
+  const { project, runtime, flags } = input;
+  const root = project.root;
   const callerId = (await callerIdFromEnv(ctx.env)) ?? null;
-  const written = await writeDispatch({
+  return await writeDispatch({
     project,
     runtime,
     ide: input.ide,
@@ -106,41 +133,58 @@ export async function dispatchDetached(
         composeDetachedPrompt({
           runtime,
           recordPath,
-          runDir: displayPath(root, runDirOf(file)),
+          runDir: displayPath(root, runDirOf(input, file)),
           vendor,
         }, task),
       fields: (file) => ({
         detached: {
-          runDir: displayPath(root, runDirOf(file)),
+          runDir: displayPath(root, runDirOf(input, file)),
           vendor,
           requestedVendor: flags.vendor ?? null,
-          input: cli.input,
+          input: VENDOR_CLI[vendor].input,
           timeoutMs: flags.timeout,
-          owner: { sessionId: sid, callerId },
+          owner: { sessionId: runtime.sessionId, callerId },
         },
       }),
     },
-  }, capped);
-  const { record, budget } = written;
-  warnings.push(...budget.warnings);
-  const runDir = runDirOf(recordFileOf(written.path));
+  }, step);
+}
 
+interface Started {
+  supervisorPid: number;
+  /** Live detached runs once this one started. */
+  live: number;
+}
+
+/**
+ * Starts the supervisor under the budget lock, re-checking the budget there;
+ * a run that cannot start leaves its record failed.
+ */
+async function startUnderBudget(
+  ctx: Ctx,
+  input: RecordInputs,
+  replay: Replay,
+  recordPath: string,
+  runDir: string,
+): Promise<Started> {
+  const { project, flags } = input;
+  const max = flags["max-concurrent"];
   let started;
   try {
     started = await withLock(project.layout.detachedBudget, async () => {
       const check = await checkBudget(project, ctx.now(), max);
       if (check.over && !flags["no-throttle"]) return { refused: check };
-      const supervisor = await startSupervisor(ctx, root, written.path, runDir);
+      const supervisor = await startSupervisor(ctx, project.root, recordPath, runDir);
       return { check, supervisor };
     }, { timeoutMs: 60_000 });
   } catch (error) {
     const reason = error instanceof PeaksError ? error.message : String(error);
-    await failRecord(written.path, `the detached run did not start: ${reason}`, ctx.now());
+    await failRecord(recordPath, `the detached run did not start: ${reason}`, ctx.now());
     throw error;
   }
   if (!("supervisor" in started) || !started.supervisor) {
     await failRecord(
-      written.path,
+      recordPath,
       "refused: the detached budget filled up while this dispatch was prepared",
       ctx.now(),
     );
@@ -151,40 +195,36 @@ export async function dispatchDetached(
       await rerunWords(ctx, input, replay, ["--no-throttle"]),
     );
   }
-  const live = started.check.count.live.length;
+  const live = started.check.count.live.length + 1;
   if (flags["no-throttle"]) {
-    warnings.push({
+    input.warnings.push({
       code: "THROTTLE_DISABLED",
-      message: `--no-throttle: ${
-        live + 1
-      } detached sub-agents now run in this project (budget ${max}); each is a separate vendor process.`,
-      live: live + 1,
+      message:
+        `--no-throttle: ${live} detached sub-agents now run in this project (budget ${max}); each is a separate vendor process.`,
+      live,
       maxConcurrent: max,
     });
   }
+  return { supervisorPid: started.supervisor.pid, live };
+}
 
-  const shownRun = displayPath(root, runDir);
+interface Launched extends Started {
+  vendor: Vendor;
+  written: WrittenDispatch;
+  runDir: string;
+}
+
+function detachedResult(input: RecordInputs, launched: Launched): CommandResult<unknown> {
+  const { project, runtime, flags } = input;
+  const { vendor, written, supervisorPid } = launched;
+  const { record, budget } = written;
+  const root = project.root;
+  const sid = runtime.sessionId;
+  const shownRun = displayPath(root, launched.runDir);
   const shownMetas = input.artifactMetas.map(compactMeta);
   const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
-  const hint = detachedHint(vendor, rid);
-  const watch = peaksLine(root, [
-    "sub-agent",
-    "watch",
-    "--batch",
-    runtime.batchId,
-    "--session-id",
-    sid,
-    "--interval",
-    "2s",
-  ]);
-  const status = peaksLine(root, [
-    "sub-agent",
-    "status",
-    "--batch",
-    runtime.batchId,
-    "--session-id",
-    sid,
-  ]);
+  const hint = detachedHint(vendor, runtime.requestId);
+  const batch = ["--batch", runtime.batchId, "--session-id", sid];
   return {
     data: {
       envelopeVersion: ENVELOPE_VERSION,
@@ -210,29 +250,36 @@ export async function dispatchDetached(
       expectedCompletionSeconds: DETACHED_ETA_SECONDS,
       detached: {
         runDir: shownRun,
-        supervisorPid: started.supervisor.pid,
-        input: cli.input,
+        supervisorPid,
+        input: VENDOR_CLI[vendor].input,
         timeoutMs: flags.timeout,
         log: `${shownRun}/log.txt`,
         status: `${shownRun}/status.json`,
         exit: `${shownRun}/exit.json`,
-        live: live + 1,
-        maxConcurrent: max,
+        live: launched.live,
+        maxConcurrent: flags["max-concurrent"],
       },
       projectRoot: root,
-      instructions: [
-        `The sub-agent already runs as a separate ${vendor} process: print data.orchestratorVisibleHint once, make no tool call.`,
-        `Follow it with the first nextAction; its output goes to ${shownRun}/log.txt and the supervisor sets the record's outcome.`,
-        `When it has ended: git status, git diff, then peaks sub-agent finalize --record ${written.displayPath} --outcome <its outcome> to store the result and run the audit.`,
-        `To stop it early: peaks sub-agent finalize --record ${written.displayPath} --outcome cancelled.`,
-      ],
+      instructions: detachedInstructions(vendor, shownRun, written.displayPath),
     },
-    warnings,
-    nextActions: [watch, status],
+    warnings: input.warnings,
+    nextActions: [
+      peaksLine(root, ["sub-agent", "watch", ...batch, "--interval", "2s"]),
+      peaksLine(root, ["sub-agent", "status", ...batch]),
+    ],
     human: [
       hint,
       `record: ${written.displayPath}`,
-      `supervisor pid ${started.supervisor.pid}; log ${shownRun}/log.txt`,
+      `supervisor pid ${supervisorPid}; log ${shownRun}/log.txt`,
     ].join("\n"),
   };
+}
+
+function detachedInstructions(vendor: string, shownRun: string, record: string): string[] {
+  return [
+    `The sub-agent already runs as a separate ${vendor} process: print data.orchestratorVisibleHint once, make no tool call.`,
+    `Follow it with the first nextAction; its output goes to ${shownRun}/log.txt and the supervisor sets the record's outcome.`,
+    `When it has ended: git status, git diff, then peaks sub-agent finalize --record ${record} --outcome <its outcome> to store the result and run the audit.`,
+    `To stop it early: peaks sub-agent finalize --record ${record} --outcome cancelled.`,
+  ];
 }
