@@ -20,6 +20,7 @@ import type { RunFiles } from "./_run_files.ts";
 import { invocation } from "./_vendor_cli.ts";
 import { exists, sleep } from "../../core/fs/files.ts";
 import { updateRecord } from "../../core/record/update.ts";
+import { drain, feed, kill, listenForSignals, pump } from "./_process.ts";
 
 /** Output beats are at most this frequent. */
 const MIN_BEAT_MS = 1_000;
@@ -39,79 +40,132 @@ export async function supervise(
   info: DetachedInfo,
   files: RunFiles,
 ): Promise<Supervised> {
-  const startedAt = ctx.now();
-  const state: RunState = {
-    startedAt,
-    deadline: new Date(startedAt.getTime() + info.timeoutMs),
-    childPid: null,
-    outputBytes: 0,
-    lastOutputAt: null,
-    stopReason: null,
-    stopSignal: null,
-    spawnError: null,
-    exitCode: null,
-    signal: null,
-    recordEnded: false,
-  };
-  const shownRecord = recordPath.slice(project.root.length + 1).replaceAll("\\", "/");
-  const status = (phase: RunStatus["state"]): RunStatus => ({
-    version: 1,
-    state: phase,
-    recordPath: shownRecord,
-    vendor: info.vendor,
-    supervisorPid: Deno.pid,
-    childPid: state.childPid,
-    startedAt: startedAt.toISOString(),
-    updatedAt: ctx.now().toISOString(),
-    lastOutputAt: state.lastOutputAt?.toISOString() ?? null,
-    outputBytes: state.outputBytes,
-    timeoutMs: info.timeoutMs,
-    deadlineAt: state.deadline.toISOString(),
-    stopReason: state.stopReason,
-    exitCode: state.exitCode,
-    signal: state.signal,
-    outcome: null,
-    endedAt: null,
-  });
+  const run = new SupervisedRun(ctx, project, recordPath, record, info, files);
   // Listen before anything else: a SIGTERM during start-up must still end in the final writes.
-  const cleanups: Array<() => void> = [];
-  let stopper: ((reason: StopReason, signal?: string) => void) | undefined;
-  const requestStop = (reason: StopReason, signal?: string) => {
-    if (stopper) return stopper(reason, signal);
-    state.stopReason ??= reason;
-    state.stopSignal ??= signal ?? null;
-  };
-  for (const name of supervisorSignals()) {
-    const handler = () => requestStop("signal", name);
-    Deno.addSignalListener(name, handler);
-    cleanups.push(() => Deno.removeSignalListener(name, handler));
-  }
+  const unlisten = listenForSignals((name) => run.requestStop("signal", name));
   try {
     await files.takeLease();
   } catch (error) {
-    for (const cleanup of cleanups) cleanup();
+    unlisten();
     throw error;
   }
-  await files.writeStatus(status("starting"));
-  await files.writeOwner({
-    sessionId: info.owner.sessionId,
-    callerId: info.owner.callerId,
-    supervisorPid: Deno.pid,
-    recordPath: shownRecord,
-    startedAt: startedAt.toISOString(),
-  });
-
-  let child: Deno.ChildProcess | undefined;
-  let exited = false;
-  // Timers end with the vendor; the signal listeners stay until the final writes are done.
-  const timers: Array<() => void> = [];
+  await run.announce();
   try {
-    await files.openLog();
+    return await run.live();
+  } finally {
+    unlisten();
+  }
+}
+
+/** One run from the lease to the final writes; the vendor's timers end with the vendor. */
+class SupervisedRun {
+  readonly state: RunState;
+  readonly status: (phase: RunStatus["state"]) => RunStatus;
+  private readonly shownRecord: string;
+  private child: Deno.ChildProcess | undefined;
+  private exited = false;
+  private stopper: ((reason: StopReason, signal?: string) => void) | undefined;
+  private readonly timers: Array<() => void> = [];
+  private lastBeat = 0;
+  private beating = false;
+  private killing = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly project: Project,
+    private readonly recordPath: string,
+    private readonly record: DispatchRecord,
+    private readonly info: DetachedInfo,
+    private readonly files: RunFiles,
+  ) {
+    const startedAt = ctx.now();
+    this.state = {
+      startedAt,
+      deadline: new Date(startedAt.getTime() + info.timeoutMs),
+      childPid: null,
+      outputBytes: 0,
+      lastOutputAt: null,
+      stopReason: null,
+      stopSignal: null,
+      spawnError: null,
+      exitCode: null,
+      signal: null,
+      recordEnded: false,
+    };
+    this.shownRecord = recordPath.slice(project.root.length + 1).replaceAll("\\", "/");
+    this.status = (phase) => this.statusAt(phase);
+  }
+
+  private statusAt(phase: RunStatus["state"]): RunStatus {
+    const { state, info } = this;
+    return {
+      version: 1,
+      state: phase,
+      recordPath: this.shownRecord,
+      vendor: info.vendor,
+      supervisorPid: Deno.pid,
+      childPid: state.childPid,
+      startedAt: state.startedAt.toISOString(),
+      updatedAt: this.ctx.now().toISOString(),
+      lastOutputAt: state.lastOutputAt?.toISOString() ?? null,
+      outputBytes: state.outputBytes,
+      timeoutMs: info.timeoutMs,
+      deadlineAt: state.deadline.toISOString(),
+      stopReason: state.stopReason,
+      exitCode: state.exitCode,
+      signal: state.signal,
+      outcome: null,
+      endedAt: null,
+    };
+  }
+
+  /** Stops the vendor when it runs; before that, remembers why for the start to honour. */
+  requestStop(reason: StopReason, signal?: string): void {
+    if (this.stopper) return this.stopper(reason, signal);
+    this.state.stopReason ??= reason;
+    this.state.stopSignal ??= signal ?? null;
+  }
+
+  async announce(): Promise<void> {
+    await this.files.writeStatus(this.status("starting"));
+    await this.files.writeOwner({
+      sessionId: this.info.owner.sessionId,
+      callerId: this.info.owner.callerId,
+      supervisorPid: Deno.pid,
+      recordPath: this.shownRecord,
+      startedAt: this.state.startedAt.toISOString(),
+    });
+  }
+
+  async live(): Promise<Supervised> {
+    try {
+      await this.files.openLog();
+      const child = await this.startVendor();
+      if (!child) return await this.finish(this.state.stopReason ? "exited" : "spawn-failed");
+      await this.files.writeStatus(this.status("running"));
+      return await this.watch(child);
+    } catch (error) {
+      // A fault in the supervisor itself: stop the vendor and still close the books.
+      if (this.child && !this.exited) kill(this.child, "SIGKILL");
+      this.state.spawnError = `supervisor error: ${(error as Error)?.message ?? String(error)}`;
+      return await this.finish("crashed");
+    } finally {
+      for (const clear of this.timers) clear();
+    }
+  }
+
+  private finish(how: "spawn-failed" | "exited" | "crashed"): Promise<Supervised> {
+    return finishRun(this.ctx, this.recordPath, this.files, this.state, this.status, how);
+  }
+
+  /** The vendor process, or undefined (with the reason in state) when it must not or cannot start. */
+  private async startVendor(): Promise<Deno.ChildProcess | undefined> {
+    const { record, state } = this;
     const prompt = record.brief === "pointer"
-      ? pointerPrompt(recordFileOf(recordPath))
+      ? pointerPrompt(recordFileOf(this.recordPath))
       : record.prompt;
-    const vendor = info.vendor as Vendor;
-    const command = await vendorCommand(vendor, ctx.env);
+    const vendor = this.info.vendor as Vendor;
+    const command = await vendorCommand(vendor, this.ctx.env);
     if (prompt.includes(HISTORY_BOUNDARY)) {
       state.spawnError = "refused: the prompt carries the orchestrator's session-history marker";
     } else if (!command) {
@@ -119,9 +173,9 @@ export async function supervise(
     } else if (!state.stopReason) {
       const call = invocation(vendor, prompt);
       try {
-        child = new Deno.Command(command, {
+        this.child = new Deno.Command(command, {
           args: call.args,
-          cwd: project.root,
+          cwd: this.project.root,
           env: { PEAKS_SESSION_ID: record.sessionId },
           stdin: call.stdin === null ? "null" : "piped",
           stdout: "piped",
@@ -130,140 +184,85 @@ export async function supervise(
       } catch (error) {
         state.spawnError = `could not start ${vendor}: ${(error as Error).message}`;
       }
-      if (child) {
-        state.childPid = child.pid;
-        if (call.stdin !== null) feed(child, call.stdin);
+      if (this.child) {
+        state.childPid = this.child.pid;
+        if (call.stdin !== null) feed(this.child, call.stdin);
       }
     }
-    if (!child) {
-      const how = state.stopReason ? "exited" : "spawn-failed";
-      return await finishRun(ctx, recordPath, files, state, status, how);
-    }
+    return this.child;
+  }
 
-    await files.writeStatus(status("running"));
-    const running = child;
-    let lastBeat = 0;
-    let beating = false;
-    const beat = (note: string) => {
-      if (beating || state.recordEnded) return;
-      beating = true;
-      lastBeat = Date.now();
-      beatRecord(ctx, recordPath, state, note).then((verdict) => {
-        if (verdict === "missing") stop("record-missing");
-        else if (verdict === "cancelled") stop("cancelled");
-      }).finally(() => {
-        beating = false;
-        files.writeStatus(status(state.stopReason ? "stopping" : "running")).catch(() => {});
-      });
-    };
-    const grace = envMs(ctx, "PEAKS_DETACHED_KILL_GRACE_MS", 5_000);
-    let killing = false;
-    const stop = (reason: StopReason, signal?: string) => {
-      if (killing) return;
-      killing = true;
-      state.stopReason ??= reason;
-      state.stopSignal ??= signal ?? null;
-      files.writeStatus(status("stopping")).catch(() => {});
-      kill(running, "SIGTERM");
-      const hard = setTimeout(() => kill(running, "SIGKILL"), grace);
-      timers.push(() => clearTimeout(hard));
-    };
-    stopper = stop;
+  /** Copies the output, beats and polls until the vendor exits, then the final writes. */
+  private async watch(running: Deno.ChildProcess): Promise<Supervised> {
+    const { ctx, state, info } = this;
+    this.stopper = (reason, signal) => this.stop(running, reason, signal);
     // A signal that came while the vendor was starting applies now.
-    if (state.stopReason) stop(state.stopReason);
-    else beat(`started ${info.vendor} (pid ${running.pid})`);
-
-    const timeout = setTimeout(() => stop("timeout"), info.timeoutMs);
-    timers.push(() => clearTimeout(timeout));
-    const keepAlive = record.heartbeatIntervalSec * 1000;
-    const tick = setInterval(() => {
-      (async () => {
-        if (await files.stopRequested()) stop("cancelled");
-        else if (!(await exists(recordPath))) stop("record-missing");
-        if (Date.now() - lastBeat >= keepAlive) beat(silentNote(state, ctx.now()));
-      })().catch(() => {});
-    }, TICK_MS);
-    timers.push(() => clearInterval(tick));
-
+    if (state.stopReason) this.stop(running, state.stopReason);
+    else this.beat(`started ${info.vendor} (pid ${running.pid})`);
+    this.startTimers(running);
     const onChunk = (chunk: Uint8Array) => {
       state.outputBytes += chunk.length;
       state.lastOutputAt = ctx.now();
-      if (Date.now() - lastBeat >= MIN_BEAT_MS) beat(outputNote(info.vendor, state));
-      return files.appendLog(chunk);
+      if (Date.now() - this.lastBeat >= MIN_BEAT_MS) this.beat(outputNote(info.vendor, state));
+      return this.files.appendLog(chunk);
     };
     const readers = [pump(running.stdout, onChunk), pump(running.stderr, onChunk)];
     const exit = await running.status;
-    exited = true;
+    this.exited = true;
     state.exitCode = exit.signal === null ? exit.code : null;
     state.signal = exit.signal;
-    for (const clear of timers.splice(0)) clear();
+    for (const clear of this.timers.splice(0)) clear();
     // Grandchildren may keep the pipes open after the vendor exits: drain for a bounded time only.
     await drain(readers, envMs(ctx, "PEAKS_DETACHED_DRAIN_MS", 2_000));
-    while (beating) await sleep(20);
-    return await finishRun(ctx, recordPath, files, state, status, "exited");
-  } catch (error) {
-    // A fault in the supervisor itself: stop the vendor and still close the books.
-    if (child && !exited) kill(child, "SIGKILL");
-    state.spawnError = `supervisor error: ${(error as Error)?.message ?? String(error)}`;
-    return await finishRun(ctx, recordPath, files, state, status, "crashed");
-  } finally {
-    for (const clear of timers) clear();
-    for (const cleanup of cleanups) cleanup();
+    while (this.beating) await sleep(20);
+    return await this.finish("exited");
   }
-}
 
-function supervisorSignals(): Deno.Signal[] {
-  return Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGTERM", "SIGINT", "SIGHUP"];
-}
-
-function kill(child: Deno.ChildProcess, signal: Deno.Signal): void {
-  try {
-    child.kill(signal);
-  } catch {
-    // already gone
+  /** The timeout, and a tick that polls for a stop request, a vanished record and silence. */
+  private startTimers(running: Deno.ChildProcess): void {
+    const timeout = setTimeout(() => this.stop(running, "timeout"), this.info.timeoutMs);
+    this.timers.push(() => clearTimeout(timeout));
+    const keepAlive = this.record.heartbeatIntervalSec * 1000;
+    const tick = setInterval(() => {
+      (async () => {
+        if (await this.files.stopRequested()) this.stop(running, "cancelled");
+        else if (!(await exists(this.recordPath))) this.stop(running, "record-missing");
+        if (Date.now() - this.lastBeat >= keepAlive) {
+          this.beat(silentNote(this.state, this.ctx.now()));
+        }
+      })().catch(() => {});
+    }, TICK_MS);
+    this.timers.push(() => clearInterval(tick));
   }
-}
 
-/** Writes the prompt to the vendor's stdin and closes it; a vendor that exits early is fine. */
-function feed(child: Deno.ChildProcess, text: string): void {
-  const writer = child.stdin.getWriter();
-  writer.write(new TextEncoder().encode(text))
-    .then(() => writer.close())
-    .catch(() => writer.abort().catch(() => {}));
-}
+  /** One beat at a time; a beat that finds the record gone or cancelled stops the vendor. */
+  private beat(note: string): void {
+    if (this.beating || this.state.recordEnded) return;
+    this.beating = true;
+    this.lastBeat = Date.now();
+    const running = this.child!;
+    beatRecord(this.ctx, this.recordPath, this.state, note).then((verdict) => {
+      if (verdict === "missing") this.stop(running, "record-missing");
+      else if (verdict === "cancelled") this.stop(running, "cancelled");
+    }).finally(() => {
+      this.beating = false;
+      this.files.writeStatus(this.status(this.state.stopReason ? "stopping" : "running"))
+        .catch(() => {});
+    });
+  }
 
-interface Pump {
-  done: Promise<void>;
-  reader: ReadableStreamDefaultReader<Uint8Array>;
-}
-
-/** Reads a pipe; each chunk is written before the next is read, so a fast vendor waits for the disk. */
-function pump(
-  stream: ReadableStream<Uint8Array>,
-  onChunk: (chunk: Uint8Array) => Promise<void>,
-): Pump {
-  const reader = stream.getReader();
-  const done = (async () => {
-    try {
-      while (true) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        if (value) await onChunk(value);
-      }
-    } catch {
-      // cancelled or broken pipe: whatever arrived is in the log
-    }
-  })();
-  return { done, reader };
-}
-
-async function drain(pumps: Pump[], boundMs: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const bound = new Promise<void>((resolve) => timer = setTimeout(resolve, boundMs));
-  await Promise.race([Promise.all(pumps.map((p) => p.done)), bound]);
-  clearTimeout(timer);
-  for (const p of pumps) await p.reader.cancel().catch(() => {});
-  await Promise.all(pumps.map((p) => p.done));
+  /** SIGTERM, then SIGKILL after the grace period; the first reason wins. */
+  private stop(running: Deno.ChildProcess, reason: StopReason, signal?: string): void {
+    if (this.killing) return;
+    this.killing = true;
+    this.state.stopReason ??= reason;
+    this.state.stopSignal ??= signal ?? null;
+    this.files.writeStatus(this.status("stopping")).catch(() => {});
+    kill(running, "SIGTERM");
+    const grace = envMs(this.ctx, "PEAKS_DETACHED_KILL_GRACE_MS", 5_000);
+    const hard = setTimeout(() => kill(running, "SIGKILL"), grace);
+    this.timers.push(() => clearTimeout(hard));
+  }
 }
 
 function kib(bytes: number): string {
