@@ -17,23 +17,186 @@ function listFiles(files: string[], max = 3): string {
   return files.length > max ? `${shown} and ${files.length - max} more` : shown;
 }
 
+interface DepRule {
+  names: string[];
+  /** The constraint for the first dependency found, or undefined when its version is fine. */
+  build: (hit: DepHit, facts: ProjectFacts) => Omit<LegacyFinding, "evidence"> | undefined;
+}
+
 function depConstraint(
   facts: ProjectFacts,
   names: string[],
-  build: (hit: DepHit) => Omit<LegacyFinding, "evidence"> | undefined,
+  build: DepRule["build"],
 ): LegacyFinding | undefined {
   for (const name of names) {
     const hit = findDep(facts, name);
     if (!hit) continue;
-    const made = build(hit);
+    const made = build(hit, facts);
     if (made) return { ...made, evidence: [depEvidence(hit)] };
   }
   return undefined;
 }
 
+/** Dependencies that constrain new work, in the order they are reported. */
+const DEP_RULES: DepRule[] = [
+  {
+    names: ["enzyme", "enzyme-adapter-react-16"],
+    build: (hit) => ({
+      id: "enzyme",
+      strength: "strong",
+      summary: `Enzyme component tests (${hit.name}@${hit.range})`,
+      rule:
+        "Component tests use Enzyme: add cases to those suites with Enzyme; do not rewrite them with Testing Library in the same change.",
+    }),
+  },
+  {
+    names: ["jquery"],
+    build: (hit) => ({
+      id: "jquery",
+      strength: "strong",
+      summary: `jQuery (${hit.name}@${hit.range})`,
+      rule:
+        "jQuery code stays jQuery: do not rewrite it with another library inside a touched module.",
+    }),
+  },
+  {
+    names: ["react"],
+    build: (hit) => {
+      const major = majorOf(hit.range);
+      if (major === undefined || major >= 17) return undefined;
+      return {
+        id: "react-legacy",
+        strength: "strong",
+        summary: `React ${major} (${hit.name}@${hit.range})`,
+        rule: `React ${major}: use only APIs that exist in React ${major}${
+          major < 16
+            ? " (no hooks, no fragments shorthand)"
+            : " (no createRoot, useId, useTransition)"
+        }; do not upgrade React as part of feature work.`,
+      };
+    },
+  },
+  {
+    names: ["antd"],
+    build: (hit) => {
+      const major = majorOf(hit.range);
+      if (major === undefined || major >= 5) return undefined;
+      return {
+        id: "antd-legacy",
+        strength: "weak",
+        summary: `antd ${major} (${hit.name}@${hit.range})`,
+        rule:
+          `antd ${major}: write against the antd ${major} API (its Form, Table and DatePicker props); do not upgrade antd or paste antd 5 examples.`,
+      };
+    },
+  },
+  {
+    names: ["umi"],
+    build: (hit) => {
+      const major = majorOf(hit.range);
+      if (major === undefined || major >= 4) return undefined;
+      return {
+        id: "umi-legacy",
+        strength: "weak",
+        summary: `Umi ${major} (${hit.name}@${hit.range})`,
+        rule:
+          `Umi ${major}: keep to the Umi ${major} config and APIs (.umirc.ts, umi-request, plugins); do not migrate to Umi 4 or @umijs/max in feature work.`,
+      };
+    },
+  },
+  {
+    names: ["dva", "dva-core", "@umijs/preset-react"],
+    build: (hit, facts) => {
+      const models = facts.walk.files.some((f) => /^src\/models\//.test(f));
+      if (hit.name === "@umijs/preset-react" && !models) return undefined;
+      return {
+        id: "dva",
+        strength: "weak",
+        summary: `dva models for shared state (${hit.name}@${hit.range})`,
+        rule:
+          "Shared state lives in dva models (src/models): add state and effects there and connect components to them; do not introduce another store.",
+      };
+    },
+  },
+  {
+    names: ["vue"],
+    build: (hit) => {
+      const major = majorOf(hit.range);
+      if (major !== 2) return undefined;
+      return {
+        id: "vue2",
+        strength: "strong",
+        summary: `Vue 2 (${hit.name}@${hit.range})`,
+        rule:
+          "Vue 2: write components that run on Vue 2 (Options API style as used); no Vue 3-only APIs.",
+      };
+    },
+  },
+  {
+    names: ["angular"],
+    build: (hit) => ({
+      id: "angularjs",
+      strength: "strong",
+      summary: `AngularJS 1.x (${hit.name}@${hit.range})`,
+      rule:
+        "AngularJS 1.x: extend the existing controllers, services and directives in their style; no Angular 2+ code in touched modules.",
+    }),
+  },
+  {
+    names: ["webpack"],
+    build: (hit) => {
+      const major = majorOf(hit.range);
+      if (major === undefined || major >= 5) return undefined;
+      return {
+        id: "webpack-legacy",
+        strength: "strong",
+        summary: `webpack ${major} (${hit.name}@${hit.range})`,
+        rule: `webpack ${major}: do not add loaders or plugins that need a newer webpack.`,
+      };
+    },
+  },
+  {
+    names: ["node-sass"],
+    build: (hit) => ({
+      id: "node-sass",
+      strength: "strong",
+      summary: `node-sass (${hit.name}@${hit.range})`,
+      rule:
+        "Styles compile with node-sass: avoid Sass features only Dart Sass has (@use, math.div).",
+    }),
+  },
+  {
+    names: ["tslint"],
+    build: (hit) => ({
+      id: "tslint",
+      strength: "strong",
+      summary: `TSLint (${hit.name}@${hit.range})`,
+      rule: "Lint with TSLint as configured; do not switch linters as part of feature work.",
+    }),
+  },
+  {
+    names: ["@material-ui/core"],
+    build: (hit) => ({
+      id: "material-ui-v4",
+      strength: "strong",
+      summary: `Material-UI 4 (${hit.name}@${hit.range})`,
+      rule:
+        "Material-UI 4: use its API (makeStyles, withStyles, @material-ui/* imports); do not import from @mui/*.",
+    }),
+  },
+  {
+    names: ["create-react-class"],
+    build: (hit) => ({
+      id: "create-react-class",
+      strength: "strong",
+      summary: `createReactClass components (${hit.name}@${hit.range})`,
+      rule: "createReactClass components stay as they are in touched modules.",
+    }),
+  },
+];
+
 export async function detectLegacy(facts: ProjectFacts): Promise<LegacyFinding[]> {
   const found: LegacyFinding[] = [];
-  const push = (finding: LegacyFinding | undefined) => finding && found.push(finding);
   const { sources } = await sampleSources(facts);
 
   const classFiles = filesThat(sources, (t) => CLASS_COMPONENT.test(t));
@@ -65,119 +228,9 @@ export async function detectLegacy(facts: ProjectFacts): Promise<LegacyFinding[]
     });
   }
 
-  push(depConstraint(facts, ["enzyme", "enzyme-adapter-react-16"], (hit) => ({
-    id: "enzyme",
-    strength: "strong",
-    summary: `Enzyme component tests (${hit.name}@${hit.range})`,
-    rule:
-      "Component tests use Enzyme: add cases to those suites with Enzyme; do not rewrite them with Testing Library in the same change.",
-  })));
-  push(depConstraint(facts, ["jquery"], (hit) => ({
-    id: "jquery",
-    strength: "strong",
-    summary: `jQuery (${hit.name}@${hit.range})`,
-    rule:
-      "jQuery code stays jQuery: do not rewrite it with another library inside a touched module.",
-  })));
-  push(depConstraint(facts, ["react"], (hit) => {
-    const major = majorOf(hit.range);
-    if (major === undefined || major >= 17) return undefined;
-    return {
-      id: "react-legacy",
-      strength: "strong",
-      summary: `React ${major} (${hit.name}@${hit.range})`,
-      rule: `React ${major}: use only APIs that exist in React ${major}${
-        major < 16
-          ? " (no hooks, no fragments shorthand)"
-          : " (no createRoot, useId, useTransition)"
-      }; do not upgrade React as part of feature work.`,
-    };
-  }));
-  push(depConstraint(facts, ["antd"], (hit) => {
-    const major = majorOf(hit.range);
-    if (major === undefined || major >= 5) return undefined;
-    return {
-      id: "antd-legacy",
-      strength: "weak",
-      summary: `antd ${major} (${hit.name}@${hit.range})`,
-      rule:
-        `antd ${major}: write against the antd ${major} API (its Form, Table and DatePicker props); do not upgrade antd or paste antd 5 examples.`,
-    };
-  }));
-  push(depConstraint(facts, ["umi"], (hit) => {
-    const major = majorOf(hit.range);
-    if (major === undefined || major >= 4) return undefined;
-    return {
-      id: "umi-legacy",
-      strength: "weak",
-      summary: `Umi ${major} (${hit.name}@${hit.range})`,
-      rule:
-        `Umi ${major}: keep to the Umi ${major} config and APIs (.umirc.ts, umi-request, plugins); do not migrate to Umi 4 or @umijs/max in feature work.`,
-    };
-  }));
-  push(depConstraint(facts, ["dva", "dva-core", "@umijs/preset-react"], (hit) => {
-    const models = facts.walk.files.some((f) => /^src\/models\//.test(f));
-    if (hit.name === "@umijs/preset-react" && !models) return undefined;
-    return {
-      id: "dva",
-      strength: "weak",
-      summary: `dva models for shared state (${hit.name}@${hit.range})`,
-      rule:
-        "Shared state lives in dva models (src/models): add state and effects there and connect components to them; do not introduce another store.",
-    };
-  }));
-  push(depConstraint(facts, ["vue"], (hit) => {
-    const major = majorOf(hit.range);
-    if (major !== 2) return undefined;
-    return {
-      id: "vue2",
-      strength: "strong",
-      summary: `Vue 2 (${hit.name}@${hit.range})`,
-      rule:
-        "Vue 2: write components that run on Vue 2 (Options API style as used); no Vue 3-only APIs.",
-    };
-  }));
-  push(depConstraint(facts, ["angular"], (hit) => ({
-    id: "angularjs",
-    strength: "strong",
-    summary: `AngularJS 1.x (${hit.name}@${hit.range})`,
-    rule:
-      "AngularJS 1.x: extend the existing controllers, services and directives in their style; no Angular 2+ code in touched modules.",
-  })));
-  push(depConstraint(facts, ["webpack"], (hit) => {
-    const major = majorOf(hit.range);
-    if (major === undefined || major >= 5) return undefined;
-    return {
-      id: "webpack-legacy",
-      strength: "strong",
-      summary: `webpack ${major} (${hit.name}@${hit.range})`,
-      rule: `webpack ${major}: do not add loaders or plugins that need a newer webpack.`,
-    };
-  }));
-  push(depConstraint(facts, ["node-sass"], (hit) => ({
-    id: "node-sass",
-    strength: "strong",
-    summary: `node-sass (${hit.name}@${hit.range})`,
-    rule: "Styles compile with node-sass: avoid Sass features only Dart Sass has (@use, math.div).",
-  })));
-  push(depConstraint(facts, ["tslint"], (hit) => ({
-    id: "tslint",
-    strength: "strong",
-    summary: `TSLint (${hit.name}@${hit.range})`,
-    rule: "Lint with TSLint as configured; do not switch linters as part of feature work.",
-  })));
-  push(depConstraint(facts, ["@material-ui/core"], (hit) => ({
-    id: "material-ui-v4",
-    strength: "strong",
-    summary: `Material-UI 4 (${hit.name}@${hit.range})`,
-    rule:
-      "Material-UI 4: use its API (makeStyles, withStyles, @material-ui/* imports); do not import from @mui/*.",
-  })));
-  push(depConstraint(facts, ["create-react-class"], (hit) => ({
-    id: "create-react-class",
-    strength: "strong",
-    summary: `createReactClass components (${hit.name}@${hit.range})`,
-    rule: "createReactClass components stay as they are in touched modules.",
-  })));
+  for (const rule of DEP_RULES) {
+    const finding = depConstraint(facts, rule.names, rule.build);
+    if (finding) found.push(finding);
+  }
   return found;
 }
