@@ -104,7 +104,6 @@ export async function runStandards(
       data: { flag: "apply" },
     });
   }
-  const apply = flags.apply;
   const project = await resolveProject(ctx);
   const root = project.root;
   const { scan, source: scanSource, problems } = await loadScan(project, ctx.now());
@@ -113,80 +112,27 @@ export async function runStandards(
   const body = renderBlockBody({ scan, conventions: conventions?.sections ?? null });
   const gate = checkStandardsBlock(await renderBlock(body));
   const sessionArgs = flags["session-id"] ? ["--session-id", flags["session-id"]] : [];
-  const rerun = (extra: string[]) =>
-    peaksLine(root, ["standards", which], [...sessionArgs, ...extra]);
-  const extractCmd = peaksLine(root, ["scan", "existing-system"], [...sessionArgs]);
-
+  const run: Run = {
+    project,
+    which,
+    scan,
+    legacy,
+    conventions,
+    rerun: (extra) => peaksLine(root, ["standards", which], [...sessionArgs, ...extra]),
+    extractCmd: peaksLine(root, ["scan", "existing-system"], [...sessionArgs]),
+  };
   if (legacy && (!gate.namesStack || !conventions?.sections.length)) {
-    const missing = [
-      ...(gate.namesStack ? [] : ["the stack (the scan found no stack element)"]),
-      ...(conventions?.sections.length ? [] : ["conventions (existing-system.md has none)"]),
-    ];
-    throw gateError(
-      "STANDARDS_GENERIC",
-      `Refusing generic standards for a ${scan.archetype} project: the block would name no ${
-        missing.join(" and no ")
-      }.`,
-      {
-        data: { projectRoot: root, archetype: scan.archetype, missing },
-        instructions: [
-          "Run the existing-system extraction in a session, complete its TO COMPLETE headings from the code, then preview again.",
-        ],
-        nextActions: conventions?.sessionId
-          ? [extractCmd, rerun([])]
-          : [peaksLine(root, ["workspace", "init"]), extractCmd],
-      },
-    );
+    throw genericRefused(run, gate.namesStack);
   }
-
-  const plan = () =>
-    planTargets(project, { scan, body, conventions: conventions?.sections ?? null }, which);
-  const refused = (plans: FilePlan[]) => plans.some((p) => p.report.status === "review-only");
-  // Planned once without a lock, so a refusal leaves no trace (not even a lock file);
-  // with --apply, planned again under the lock before anything is written.
-  let files = (await plan()).map((p) => p.report);
-  let gitignore: string | null = null;
-  if (apply && !files.some((f) => f.status === "review-only")) {
-    ({ files, gitignore } = await withLock(project.layout.standardsDir, async () => {
-      const plans = await plan();
-      if (refused(plans)) return { files: plans.map((p) => p.report), gitignore: null };
-      const outcome = await ensureGitignore(project);
-      if (scanSource === "scanned") await writeScanFiles(project, scan);
-      return { files: await applyPlans(project, plans), gitignore: outcome };
-    }));
-  }
+  const { files, gitignore } = await planAndApply(run, body, flags.apply, scanSource);
   const rules = await listClaudeRules(project);
   const reviewOnly = files.filter((f) => f.status === "review-only");
-  if (reviewOnly.length) {
-    throw gateError(
-      "STANDARDS_REVIEW_ONLY",
-      `Left ${reviewOnly.map((f) => f.path).join(", ")} alone: ${
-        reviewOnly.map((f) => f.reason).join("; ")
-      }. Nothing was written.`,
-      {
-        data: { projectRoot: root, files, rules },
-        instructions: [
-          "Merge or remove the foreign block by hand (keep what the user wrote), then preview again.",
-        ],
-        nextActions: [rerun([])],
-      },
-    );
-  }
-
+  if (reviewOnly.length) throw reviewOnlyRefused(run, files, rules);
   const warnings: Warning[] = problems.map((message) => ({ code: "SCAN_PARTIAL", message }));
-  const nextActions: string[] = [];
-  const pending = files.some((f) => f.status === "planned");
-  if (!apply && pending) nextActions.push(rerun(["--apply"]));
-  if (legacy && conventions && !conventions.fromFile && conventions.sessionId) {
-    nextActions.push(extractCmd);
-  }
-  if (rules.some((r) => r.peaksManaged)) {
-    nextActions.push(peaksLine(root, ["upgrade", "--detect-1x"]));
-  }
   return {
     data: {
       projectRoot: root,
-      mode: apply ? "apply" : "dry-run",
+      mode: flags.apply ? "apply" : "dry-run",
       archetype: scan.archetype,
       frontendOnly: scan.frontendOnly,
       scan: { source: scanSource, path: displayPath(root, project.layout.projectScan) },
@@ -201,26 +147,131 @@ export async function runStandards(
       files,
       rules,
       gitignore,
-      instructions: apply
+      instructions: flags.apply
         ? ["Standards written. Mention the CLAUDE.md / AGENTS.md changes in the handoff."]
         : [
           "Dry run: report each file's status to the user as the standards increment; apply only when the mode allows it.",
         ],
     },
     warnings,
-    nextActions,
-    human: [
-      `${apply ? "applied" : "dry run"} (${scan.archetype})`,
-      ...files.map((f) =>
-        `  ${f.status.padEnd(11)} ${f.action.padEnd(7)} ${f.path}${
-          f.reason ? ` - ${f.reason}` : ""
-        }`
-      ),
-      ...rules.map((r) =>
-        `  ${r.status.padEnd(11)} read    ${r.path}${
-          r.peaksManaged ? " - written by peaks 1.x" : ""
-        }`
-      ),
-    ].join("\n"),
+    nextActions: nextActionsOf(run, files, rules, flags.apply),
+    human: humanReport(flags.apply, scan, files, rules),
   };
+}
+
+/** One standards call, as the steps after loading see it. */
+interface Run {
+  project: Project;
+  which: "init" | "update";
+  scan: ScanResult;
+  legacy: boolean;
+  conventions: (ConventionsSource & { sessionId: string | null }) | null;
+  rerun: (extra: string[]) => string;
+  extractCmd: string;
+}
+
+type FileReport = FilePlan["report"];
+type RuleReport = Awaited<ReturnType<typeof listClaudeRules>>[number];
+
+/** A legacy project whose block would name no stack or no conventions gets no block at all. */
+function genericRefused(run: Run, namesStack: boolean): Error {
+  const { project, scan, conventions } = run;
+  const missing = [
+    ...(namesStack ? [] : ["the stack (the scan found no stack element)"]),
+    ...(conventions?.sections.length ? [] : ["conventions (existing-system.md has none)"]),
+  ];
+  return gateError(
+    "STANDARDS_GENERIC",
+    `Refusing generic standards for a ${scan.archetype} project: the block would name no ${
+      missing.join(" and no ")
+    }.`,
+    {
+      data: { projectRoot: project.root, archetype: scan.archetype, missing },
+      instructions: [
+        "Run the existing-system extraction in a session, complete its TO COMPLETE headings from the code, then preview again.",
+      ],
+      nextActions: conventions?.sessionId
+        ? [run.extractCmd, run.rerun([])]
+        : [peaksLine(project.root, ["workspace", "init"]), run.extractCmd],
+    },
+  );
+}
+
+/**
+ * Planned once without a lock, so a refusal leaves no trace (not even a lock
+ * file); with --apply, planned again under the lock before anything is written.
+ */
+async function planAndApply(
+  run: Run,
+  body: string,
+  apply: boolean,
+  scanSource: "existing" | "scanned",
+): Promise<{ files: FileReport[]; gitignore: string | null }> {
+  const { project, scan } = run;
+  const plan = () =>
+    planTargets(project, { scan, body, conventions: run.conventions?.sections ?? null }, run.which);
+  const files = (await plan()).map((p) => p.report);
+  if (!apply || files.some((f) => f.status === "review-only")) return { files, gitignore: null };
+  return await withLock(project.layout.standardsDir, async () => {
+    const plans = await plan();
+    if (plans.some((p) => p.report.status === "review-only")) {
+      return { files: plans.map((p) => p.report), gitignore: null };
+    }
+    const outcome = await ensureGitignore(project);
+    if (scanSource === "scanned") await writeScanFiles(project, scan);
+    return { files: await applyPlans(project, plans), gitignore: outcome };
+  });
+}
+
+function reviewOnlyRefused(run: Run, files: FileReport[], rules: RuleReport[]): Error {
+  const reviewOnly = files.filter((f) => f.status === "review-only");
+  return gateError(
+    "STANDARDS_REVIEW_ONLY",
+    `Left ${reviewOnly.map((f) => f.path).join(", ")} alone: ${
+      reviewOnly.map((f) => f.reason).join("; ")
+    }. Nothing was written.`,
+    {
+      data: { projectRoot: run.project.root, files, rules },
+      instructions: [
+        "Merge or remove the foreign block by hand (keep what the user wrote), then preview again.",
+      ],
+      nextActions: [run.rerun([])],
+    },
+  );
+}
+
+function nextActionsOf(
+  run: Run,
+  files: FileReport[],
+  rules: RuleReport[],
+  apply: boolean,
+): string[] {
+  const nextActions: string[] = [];
+  const pending = files.some((f) => f.status === "planned");
+  if (!apply && pending) nextActions.push(run.rerun(["--apply"]));
+  const { conventions } = run;
+  if (run.legacy && conventions && !conventions.fromFile && conventions.sessionId) {
+    nextActions.push(run.extractCmd);
+  }
+  if (rules.some((r) => r.peaksManaged)) {
+    nextActions.push(peaksLine(run.project.root, ["upgrade", "--detect-1x"]));
+  }
+  return nextActions;
+}
+
+function humanReport(
+  apply: boolean,
+  scan: ScanResult,
+  files: FileReport[],
+  rules: RuleReport[],
+): string {
+  return [
+    `${apply ? "applied" : "dry run"} (${scan.archetype})`,
+    ...files.map((f) =>
+      `  ${f.status.padEnd(11)} ${f.action.padEnd(7)} ${f.path}${f.reason ? ` - ${f.reason}` : ""}`
+    ),
+    ...rules.map((r) =>
+      `  ${r.status.padEnd(11)} read    ${r.path}${r.peaksManaged ? " - written by peaks 1.x" : ""}`
+    ),
+  ].join("\n");
 }
