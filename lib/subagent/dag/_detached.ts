@@ -24,7 +24,7 @@ import { failRecord, modeWords } from "../detached/_refusals.ts";
 import { startSupervisor } from "../detached/_spawn.ts";
 import { VENDOR_CLI, vendorIde } from "../detached/_vendor_cli.ts";
 import { peaksLine } from "../../core/command/peaks_line.ts";
-import { composeDetachedPrompt } from "../_instructions.ts";
+import { detachedPlan } from "../detached/_plan.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
@@ -56,6 +56,31 @@ export async function prepareDagDetached(
   rerun: (extra: string[]) => string,
 ): Promise<DagDetached> {
   const warnings: Warning[] = [];
+  const vendor = await chooseWaveVendor(ctx, flags, warnings);
+  const max = flags["max-concurrent"];
+  const words = modeWords(vendor, flags);
+  const early = await checkBudget(project, ctx.now(), max);
+  warnings.push(...reconciledWarning(early.count.reconciled));
+  if (early.count.live.length + count > max && !flags["no-throttle"]) {
+    throw await budgetExceeded(project, early.count, max, rerun([...words, "--no-throttle"]));
+  }
+  const callerId = (await callerIdFromEnv(ctx.env)) ?? null;
+  return {
+    vendor,
+    budgetIde: vendorIde(vendor),
+    modeWords: words,
+    warnings,
+    plan: (runtime) => detachedPlan(project, runtime, vendor, flags, callerId),
+    cap: (step) => argvCapped(step, vendor, flags, () => rerun([...words, "--brief", "pointer"])),
+    start: (written) => startWave(ctx, project, written),
+  };
+}
+
+async function chooseWaveVendor(
+  ctx: Ctx,
+  flags: DetachedDispatchFlags,
+  warnings: Warning[],
+): Promise<Vendor> {
   const choice = await chooseVendor(ctx.env, flags.vendor as Vendor | undefined, undefined);
   if (!choice.vendor) {
     throw new PeaksError(
@@ -73,102 +98,74 @@ export async function prepareDagDetached(
       },
     );
   }
-  const vendor = choice.vendor;
   if (choice.fallbackFrom) {
     warnings.push({
       code: "VENDOR_FALLBACK",
       message:
-        `${choice.fallbackFrom} is not installed (not on PATH); the wave runs with ${vendor} instead.`,
+        `${choice.fallbackFrom} is not installed (not on PATH); the wave runs with ${choice.vendor} instead.`,
       requested: choice.fallbackFrom,
-      vendor,
+      vendor: choice.vendor,
     });
   }
-  const max = flags["max-concurrent"];
-  const words = modeWords(vendor, flags);
-  const early = await checkBudget(project, ctx.now(), max);
-  warnings.push(...reconciledWarning(early.count.reconciled));
-  if (early.count.live.length + count > max && !flags["no-throttle"]) {
-    throw await budgetExceeded(project, early.count, max, rerun([...words, "--no-throttle"]));
-  }
-  const cli = VENDOR_CLI[vendor];
-  const callerId = (await callerIdFromEnv(ctx.env)) ?? null;
-  const root = project.root;
+  return choice.vendor;
+}
 
-  return {
-    vendor,
-    budgetIde: vendorIde(vendor),
-    modeWords: words,
-    warnings,
-    plan(runtime) {
-      const runDirOf = (file: string) =>
-        project.layout.detachedRunDir(
-          runtime.sessionId,
-          runtime.requestId,
-          runNameFor(file, runtime.requestId),
-        );
-      return {
-        vendor,
-        compose: (recordPath, file, task) =>
-          composeDetachedPrompt(
-            { runtime, recordPath, runDir: displayPath(root, runDirOf(file)), vendor },
-            task,
-          ),
-        fields: (file) => ({
-          detached: {
-            runDir: displayPath(root, runDirOf(file)),
-            vendor,
-            requestedVendor: flags.vendor ?? null,
-            input: cli.input,
-            timeoutMs: flags.timeout,
-            owner: { sessionId: runtime.sessionId, callerId },
-          },
-        }),
-      };
-    },
-    cap(step) {
-      return async (caller, overhead) => {
-        const budgeted = await step(caller, overhead);
-        const bytes = overhead + utf8(budgeted.prompt.trim());
-        if (cli.input === "argv" && flags.brief === "inline" && bytes > cli.argvCap) {
-          throw new PeaksError(
-            "PROMPT_TOO_LARGE",
-            `A node's prompt is ${bytes} bytes; ${vendor} takes its prompt as an argument, capped at ${cli.argvCap} bytes.`,
-            {
-              exit: 3,
-              data: { bytes, cap: cli.argvCap, vendor },
-              nextActions: [rerun([...words, "--brief", "pointer"])],
-            },
-          );
-        }
-        return budgeted;
-      };
-    },
-    async start(written) {
-      return await withLock(project.layout.detachedBudget, async () => {
-        const started: Array<{ record: string; runDir: string; pid: number }> = [];
-        for (const w of written) {
-          const runDir = project.layout.detachedRunDir(
-            w.record.sessionId,
-            w.record.requestId,
-            runNameFor(recordFileOf(w.path), w.record.requestId),
-          );
-          try {
-            const supervisor = await startSupervisor(ctx, root, w.path, runDir);
-            started.push({
-              record: w.displayPath,
-              runDir: displayPath(root, runDir),
-              pid: supervisor.pid,
-            });
-          } catch (error) {
-            const reason = error instanceof PeaksError ? error.message : String(error);
-            await failRecord(w.path, `the detached run did not start: ${reason}`, ctx.now());
-            throw error;
-          }
-        }
-        return started;
-      }, { timeoutMs: 60_000 });
-    },
+/** The budget step with the vendor's argument cap on top (inline prompts only). */
+function argvCapped(
+  step: PromptBudgetStep,
+  vendor: Vendor,
+  flags: DetachedDispatchFlags,
+  pointerRerun: () => string,
+): PromptBudgetStep {
+  const cli = VENDOR_CLI[vendor];
+  return async (caller, overhead) => {
+    const budgeted = await step(caller, overhead);
+    const bytes = overhead + utf8(budgeted.prompt.trim());
+    if (cli.input === "argv" && flags.brief === "inline" && bytes > cli.argvCap) {
+      throw new PeaksError(
+        "PROMPT_TOO_LARGE",
+        `A node's prompt is ${bytes} bytes; ${vendor} takes its prompt as an argument, capped at ${cli.argvCap} bytes.`,
+        {
+          exit: 3,
+          data: { bytes, cap: cli.argvCap, vendor },
+          nextActions: [pointerRerun()],
+        },
+      );
+    }
+    return budgeted;
   };
+}
+
+/** One supervisor per record, under the budget lock; a run that cannot start fails its record. */
+async function startWave(
+  ctx: Ctx,
+  project: Project,
+  written: WrittenDispatch[],
+): Promise<Array<{ record: string; runDir: string; pid: number }>> {
+  const root = project.root;
+  return await withLock(project.layout.detachedBudget, async () => {
+    const started: Array<{ record: string; runDir: string; pid: number }> = [];
+    for (const w of written) {
+      const runDir = project.layout.detachedRunDir(
+        w.record.sessionId,
+        w.record.requestId,
+        runNameFor(recordFileOf(w.path), w.record.requestId),
+      );
+      try {
+        const supervisor = await startSupervisor(ctx, root, w.path, runDir);
+        started.push({
+          record: w.displayPath,
+          runDir: displayPath(root, runDir),
+          pid: supervisor.pid,
+        });
+      } catch (error) {
+        const reason = error instanceof PeaksError ? error.message : String(error);
+        await failRecord(w.path, `the detached run did not start: ${reason}`, ctx.now());
+        throw error;
+      }
+    }
+    return started;
+  }, { timeoutMs: 60_000 });
 }
 
 /** The wave's watch command (the orchestrator's next step while vendors run). */

@@ -63,14 +63,7 @@ export interface DispatchedFacts {
 
 export function dispatchedResult(facts: DispatchedFacts): CommandResult {
   const { session, batchId, analysis, decision, written } = facts;
-  const project = session.project;
   const pointer = facts.brief === "pointer";
-  // Detached nodes have no tool call: their vendors already run.
-  const toolCalls = facts.detached ? [] : written.map((w) => w.toolCall!);
-  const declared = [...new Set(written.flatMap((w) => w.record.declaredArtifacts))];
-  const metas = written.flatMap((w) => w.record.artifactMetas).map(compactMeta);
-  const promptBytes = toolCalls.reduce((sum, c) => sum + utf8(String(c.args.prompt)), 0);
-  const artifactBytes = metas.length ? utf8(JSON.stringify(metas)) : 0;
   const nextCall = facts.nextCall ? commandLine(facts.nextCall) : null;
   const warnings = [...facts.warnings];
   if (written.length > BATCH_SOFT_LIMIT) {
@@ -81,8 +74,30 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
       count: written.length,
     });
   }
-  const nodes = written.map((w) => {
-    const node = analysis.byId.get(w.record.graphNodeId!)!;
+  const data = dispatchedData(facts, nextCall);
+  if (!pointer) {
+    data.projectRoot = session.project.root;
+    data.instructions = dispatchedInstructions(facts, nextCall);
+  }
+  const follow = facts.detached
+    ? [watchCommand(session.project, session.sessionId, batchId), statusCommand(session, batchId)]
+    : [statusCommand(session, batchId)];
+  return {
+    data,
+    warnings,
+    nextActions: pointer ? [] : follow,
+    human: [
+      `dispatched level ${decision.level}/${analysis.levels.length}, wave ${decision.wave}/${decision.wavesInLevel}: ${written.length} node(s) in batch ${batchId}`,
+      ...written.map((w) => `  ${w.record.graphNodeId} (${w.record.role}) ${w.displayPath}`),
+      nextCall ? `next: ${nextCall}` : "last wave of the DAG",
+    ].join("\n"),
+  };
+}
+
+/** One entry per dispatched node; pointer mode keeps only what finds the record. */
+function nodeEntries(facts: DispatchedFacts) {
+  return facts.written.map((w) => {
+    const node = facts.analysis.byId.get(w.record.graphNodeId!)!;
     const base = {
       nodeId: node.id,
       role: w.record.role,
@@ -90,7 +105,7 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
       dispatchedInBatch: w.record.dispatchedInBatch,
       dispatchRecordPath: w.displayPath,
     };
-    if (pointer) return base;
+    if (facts.brief === "pointer") return base;
     return {
       ...base,
       ...(node.label ? { label: node.label } : {}),
@@ -104,7 +119,16 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
       ...(w.budget.verdict ? { contextBudget: w.budget.verdict } : {}),
     };
   });
-  const data: Record<string, unknown> = {
+}
+
+function dispatchedData(facts: DispatchedFacts, nextCall: string | null): Record<string, unknown> {
+  const { batchId, analysis, decision, written } = facts;
+  // Detached nodes have no tool call: their vendors already run.
+  const toolCalls = facts.detached ? [] : written.map((w) => w.toolCall!);
+  const metas = written.flatMap((w) => w.record.artifactMetas).map(compactMeta);
+  const promptBytes = toolCalls.reduce((sum, c) => sum + utf8(String(c.args.prompt)), 0);
+  const artifactBytes = metas.length ? utf8(JSON.stringify(metas)) : 0;
+  return {
     envelopeVersion: DAG_ENVELOPE_VERSION,
     batchId,
     ide: facts.ide,
@@ -122,7 +146,7 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
     dispatchCount: written.length,
     toolCalls,
     ...(written[0]?.aliases.length ? { toolCallAliases: written[0].aliases } : {}),
-    nodes,
+    nodes: nodeEntries(facts),
     dispatchRecordPaths: written.map((w) => w.displayPath),
     ...(facts.detached
       ? {
@@ -145,46 +169,35 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
       analysis.levels.length,
     ),
     expectedCompletionSeconds: DAG_EXPECTED_COMPLETION_SECONDS,
-    artifactsPublicPaths: declared,
+    artifactsPublicPaths: [...new Set(written.flatMap((w) => w.record.declaredArtifacts))],
     artifactMetas: metas,
     contextImpact: { promptBytes, artifactBytes, totalBytes: promptBytes + artifactBytes },
     nextCall,
     complete: false,
   };
-  if (!pointer) {
-    data.projectRoot = project.root;
-    data.instructions = facts.detached
-      ? [
-        `The sub-agents already run as separate ${facts.detached.vendor} processes: print data.orchestratorVisibleHint once and make no tool call.`,
-        "Follow them with the first nextAction; each supervisor sets its record's outcome when its vendor ends.",
-        "When they have ended: git status, git diff, then peaks sub-agent finalize --record <its dispatchRecordPath> --outcome <its outcome> for each.",
-        nextCall
-          ? "Once every record of this wave is finalized, run data.nextCall for the next wave or level."
-          : "This was the last wave: once every record is finalized, the DAG is done.",
-      ]
-      : [
-        "This was a dry run: print data.orchestratorVisibleHint once, then make every call in data.toolCalls in ONE message.",
-        "When each sub-agent returns: git status, git diff, then peaks sub-agent finalize --record <its dispatchRecordPath> --outcome done --result-json '<its return JSON>'.",
-        nextCall
-          ? `Once every record of this wave is finalized, run data.nextCall for the next ${
-            decision.wave < decision.wavesInLevel ? "wave" : "level"
-          }.`
-          : "This was the last wave: once every record is finalized, the DAG is done.",
-      ];
+}
+
+function dispatchedInstructions(facts: DispatchedFacts, nextCall: string | null): string[] {
+  const { decision } = facts;
+  if (facts.detached) {
+    return [
+      `The sub-agents already run as separate ${facts.detached.vendor} processes: print data.orchestratorVisibleHint once and make no tool call.`,
+      "Follow them with the first nextAction; each supervisor sets its record's outcome when its vendor ends.",
+      "When they have ended: git status, git diff, then peaks sub-agent finalize --record <its dispatchRecordPath> --outcome <its outcome> for each.",
+      nextCall
+        ? "Once every record of this wave is finalized, run data.nextCall for the next wave or level."
+        : "This was the last wave: once every record is finalized, the DAG is done.",
+    ];
   }
-  const follow = facts.detached
-    ? [watchCommand(project, session.sessionId, batchId), statusCommand(session, batchId)]
-    : [statusCommand(session, batchId)];
-  return {
-    data,
-    warnings,
-    nextActions: pointer ? [] : follow,
-    human: [
-      `dispatched level ${decision.level}/${analysis.levels.length}, wave ${decision.wave}/${decision.wavesInLevel}: ${written.length} node(s) in batch ${batchId}`,
-      ...written.map((w) => `  ${w.record.graphNodeId} (${w.record.role}) ${w.displayPath}`),
-      nextCall ? `next: ${nextCall}` : "last wave of the DAG",
-    ].join("\n"),
-  };
+  return [
+    "This was a dry run: print data.orchestratorVisibleHint once, then make every call in data.toolCalls in ONE message.",
+    "When each sub-agent returns: git status, git diff, then peaks sub-agent finalize --record <its dispatchRecordPath> --outcome done --result-json '<its return JSON>'.",
+    nextCall
+      ? `Once every record of this wave is finalized, run data.nextCall for the next ${
+        decision.wave < decision.wavesInLevel ? "wave" : "level"
+      }.`
+      : "This was the last wave: once every record is finalized, the DAG is done.",
+  ];
 }
 
 /** The fields shared by the two answers that send nothing (complete, drained). */

@@ -6,7 +6,6 @@
  */
 import type { CommandResult } from "../../core/command/spec.ts";
 import type { Ctx } from "../../core/command/ctx.ts";
-import { runNameFor } from "../../core/detached/runs.ts";
 import { PeaksError } from "../../core/errors.ts";
 import { withLock } from "../../core/fs/lock.ts";
 import { displayPath } from "../../core/project/paths.ts";
@@ -34,7 +33,7 @@ import { startSupervisor } from "./_spawn.ts";
 import type { BudgetFor, RecordInputs } from "./_input.ts";
 import { VENDOR_CLI, vendorIde } from "./_vendor_cli.ts";
 import { peaksLine } from "../../core/command/peaks_line.ts";
-import { composeDetachedPrompt } from "../_instructions.ts";
+import { detachedPlan, runDirFor } from "./_plan.ts";
 
 export const DETACHED_ETA_SECONDS = 60;
 
@@ -75,7 +74,7 @@ export async function dispatchDetached(
   };
   const written = await writeDetachedRecord(ctx, input, vendor, capped);
   warnings.push(...written.budget.warnings);
-  const runDir = runDirOf(input, recordFileOf(written.path));
+  const runDir = runDirFor(input.project, input.runtime, recordFileOf(written.path));
   const started = await startUnderBudget(ctx, input, replay, written.path, runDir);
   return detachedResult(input, { vendor, written, runDir, ...started });
 }
@@ -101,11 +100,6 @@ async function chooseDetachedVendor(
   return { vendor, installed: choice.installed };
 }
 
-function runDirOf(input: RecordInputs, file: string): string {
-  const { sessionId, requestId } = input.runtime;
-  return input.project.layout.detachedRunDir(sessionId, requestId, runNameFor(file, requestId));
-}
-
 /** The record, written through the same pipeline as in-process dispatch, with the detached prompt. */
 async function writeDetachedRecord(
   ctx: Ctx,
@@ -113,40 +107,19 @@ async function writeDetachedRecord(
   vendor: Vendor,
   step: PromptBudgetStep,
 ): Promise<WrittenDispatch> {
-  const { project, runtime, flags } = input;
-  const root = project.root;
   const callerId = (await callerIdFromEnv(ctx.env)) ?? null;
   return await writeDispatch({
-    project,
-    runtime,
+    project: input.project,
+    runtime: input.runtime,
     ide: input.ide,
-    brief: flags.brief,
+    brief: input.flags.brief,
     callerPrompt: input.prompt.text,
     artifactMetas: input.artifactMetas,
     git: input.git,
     graphNodeId: input.graphNodeId,
     workflowId: input.workflowId,
     now: input.now,
-    detached: {
-      vendor,
-      compose: (recordPath, file, task) =>
-        composeDetachedPrompt({
-          runtime,
-          recordPath,
-          runDir: displayPath(root, runDirOf(input, file)),
-          vendor,
-        }, task),
-      fields: (file) => ({
-        detached: {
-          runDir: displayPath(root, runDirOf(input, file)),
-          vendor,
-          requestedVendor: flags.vendor ?? null,
-          input: VENDOR_CLI[vendor].input,
-          timeoutMs: flags.timeout,
-          owner: { sessionId: runtime.sessionId, callerId },
-        },
-      }),
-    },
+    detached: detachedPlan(input.project, input.runtime, vendor, input.flags, callerId),
   }, step);
 }
 
