@@ -4,7 +4,13 @@
  * read reliably is left as a `TO COMPLETE` line for the skill to fill in.
  */
 import type { ProjectFacts } from "./facts.ts";
-import { CLASS_COMPONENT, filesThat, importsModule, sampleSources } from "./_sources.ts";
+import {
+  CLASS_COMPONENT,
+  filesThat,
+  importsModule,
+  sampleSources,
+  type SourceText,
+} from "./_sources.ts";
 
 export const TO_COMPLETE = "TO COMPLETE";
 
@@ -159,15 +165,12 @@ const HTTP_CLIENTS: [string, string][] = [
   ["@apollo/client", "Apollo Client"],
 ];
 
-export async function extractConventions(facts: ProjectFacts): Promise<Conventions> {
-  const { sources } = await sampleSources(facts);
-  const files = facts.walk.files;
-  const aliasUsers = filesThat(sources, (t) => /from\s+['"]@\//.test(t));
-
+/** Where API calls live and which client they use. */
+function serviceLayerOf(sources: SourceText[], files: string[]): string[] {
+  const serviceLayer: string[] = [];
   const serviceFiles = files.filter((f) =>
     /(^|\/)(services?|apis?|requests?)\/[^/]+\.[jt]sx?$/.test(f) && !/(^|\/)pages\/api\//.test(f)
   );
-  const serviceLayer: string[] = [];
   if (serviceFiles.length) {
     const names = sources.filter((s) => serviceFiles.includes(s.path)).flatMap((s) =>
       [...s.text.matchAll(/export\s+(?:async\s+)?(?:function\s+|const\s+)([A-Za-z_]\w*)/g)]
@@ -198,6 +201,11 @@ export async function extractConventions(facts: ProjectFacts): Promise<Conventio
     serviceLayer.push(`HTTP routes are grouped in router modules (${sample(routers)}).`);
   }
 
+  return serviceLayer;
+}
+
+/** Custom hooks, and whether components are classes or use hooks. */
+function hooksOf(sources: SourceText[]): string[] {
   const hooks: string[] = [];
   const custom = sources.flatMap((s) =>
     [...s.text.matchAll(/export\s+(?:default\s+)?(?:function\s+|const\s+)(use[A-Z]\w*)/g)].map((
@@ -221,6 +229,11 @@ export async function extractConventions(facts: ProjectFacts): Promise<Conventio
     if (users.length) hooks.push(`Hook library: ${label} (${sample(users)}).`);
   }
 
+  return hooks;
+}
+
+/** Where shared state lives. */
+function stateOf(sources: SourceText[]): string[] {
   const state: string[] = [];
   const namespaces = unique(
     sources.flatMap((s) =>
@@ -250,6 +263,11 @@ export async function extractConventions(facts: ProjectFacts): Promise<Conventio
   const zustand = filesThat(sources, (t) => importsModule(t, "zustand"));
   if (zustand.length) state.push(`Zustand stores (${sample(zustand)}).`);
 
+  return state;
+}
+
+/** How styles are written and where they live. */
+function stylingOf(sources: SourceText[], files: string[]): string[] {
   const styling: string[] = [];
   const lessNext = files.filter((f) => /\/index\.less$/.test(f));
   if (lessNext.length) {
@@ -269,13 +287,23 @@ export async function extractConventions(facts: ProjectFacts): Promise<Conventio
   );
   if (tailwind.length) styling.push(`Utility classes in JSX (${sample(tailwind)}).`);
 
+  return styling;
+}
+
+export async function extractConventions(facts: ProjectFacts): Promise<Conventions> {
+  const { sources } = await sampleSources(facts);
+  const files = facts.walk.files;
+  const aliasUsers = filesThat(sources, (t) => /from\s+['"]@\//.test(t));
   const mark = (list: string[], what: string) => list.length ? list : [`${TO_COMPLETE}: ${what}`];
   return {
     naming: mark(naming(files), "file and symbol naming the code follows."),
     directory: mark(directory(facts, aliasUsers), "which folder holds what."),
-    serviceLayer: mark(serviceLayer, "where API calls live and which client they use."),
-    hooks: mark(hooks, "custom hooks and how components use them."),
-    state: mark(state, "where shared state lives, if anywhere."),
-    styling: mark(styling, "how styles are written and where they live."),
+    serviceLayer: mark(
+      serviceLayerOf(sources, files),
+      "where API calls live and which client they use.",
+    ),
+    hooks: mark(hooksOf(sources), "custom hooks and how components use them."),
+    state: mark(stateOf(sources), "where shared state lives, if anywhere."),
+    styling: mark(stylingOf(sources, files), "how styles are written and where they live."),
   };
 }
