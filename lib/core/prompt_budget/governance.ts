@@ -188,7 +188,7 @@ async function headroomEnabled(project: Project): Promise<boolean> {
 }
 
 export async function governPrompt(request: GovernRequest): Promise<GovernOutcome> {
-  const { prompt, ide, force, useHeadroom } = request;
+  const { prompt, ide, useHeadroom } = request;
   if (request.headroomMode !== undefined && !useHeadroom) {
     throw usageError(
       "INVALID_FLAG_COMBINATION",
@@ -202,50 +202,20 @@ export async function governPrompt(request: GovernRequest): Promise<GovernOutcom
   const extra = request.extraBytes ?? 0;
   const originalPromptSize = utf8Bytes(prompt) + extra;
   assertUnderHardLimit(originalPromptSize);
-
   const contextWindow = request.contextWindow ?? ide.contextWindow;
-  const contextWindowSource = request.contextWindow === undefined ? "ide" : "flag";
   const warnings: Warning[] = [];
-  let current = prompt;
-  let headroomRecord: HeadroomResult | null = null;
-  const preferences = useHeadroom ? await preferencesOrWarning(request.project) : undefined;
-  if (preferences && "code" in preferences) {
-    warnings.push(preferences);
-  } else if (preferences) {
-    const { compressPrompt, headroomSettings, proxyModel } = await import("./headroom.ts");
-    const settings = headroomSettings(request.env, preferences.headroom, request.headroomMode);
-    if (!settings.enabled) {
-      warnings.push({
-        code: "HEADROOM_DISABLED_BY_PREFERENCE",
-        message:
-          "--use-headroom was ignored: the project preferences set headroom.enabled to false. " +
-          "The prompt goes on uncompressed.",
-      });
-    } else {
-      const outcome = await compressPrompt({
-        prompt,
-        mode: settings.mode,
-        baseUrl: settings.baseUrl,
-        timeoutMs: settings.timeoutMs,
-        model: request.model ?? proxyModel(ide.id),
-        load: request.loadSdk,
-      });
-      current = outcome.prompt;
-      headroomRecord = outcome.result;
-      if (outcome.warning) warnings.push(outcome.warning);
-    }
-  }
-
-  const promptSize = utf8Bytes(current) + extra;
-  const budget = evaluateBudget(promptSize, contextWindow);
+  const { current, headroomRecord } = useHeadroom
+    ? await compressIfAllowed(request, warnings)
+    : { current: prompt, headroomRecord: null };
+  const budget = evaluateBudget(utf8Bytes(current) + extra, contextWindow);
   const compressed = headroomRecord?.compressed === true;
   const outcome: GovernOutcome = {
     prompt: current,
     originalPromptSize,
-    promptSize,
+    promptSize: utf8Bytes(current) + extra,
     budget,
     budgetBeforeCompression: compressed ? evaluateBudget(originalPromptSize, contextWindow) : null,
-    contextWindowSource,
+    contextWindowSource: request.contextWindow === undefined ? "ide" : "flag",
     forcedAt: null,
     headroomCompressed: compressed,
     headroomResult: headroomRecord ? (({ ccrHashes: _, ...shown }) => shown)(headroomRecord) : null,
@@ -254,20 +224,63 @@ export async function governPrompt(request: GovernRequest): Promise<GovernOutcom
     suggestions: [],
   };
   if (budget.tier === "ok") return outcome;
-
   const canSuggestHeadroom = !useHeadroom && await headroomEnabled(request.project);
   if (canSuggestHeadroom) outcome.suggestions.push(request.rerun({ useHeadroom: true }));
   if (compressed && headroomRecord?.mode !== "aggressive") {
     outcome.suggestions.push(request.rerun({ headroomMode: "aggressive" }));
   }
-
   if (!isRefusingTier(budget.tier)) {
     warnings.push(budgetWarning(budget, canSuggestHeadroom));
     return outcome;
   }
-  const share = `${budget.percent}% of the ${contextWindow}-token window of ${ide.id}`;
-  if (!force) {
-    const afterCompression = compressed ? " after headroom compression" : "";
+  return refuseOrForce(request, outcome, canSuggestHeadroom);
+}
+
+/** --use-headroom: the compressed prompt, unless the preferences turn headroom off. */
+async function compressIfAllowed(
+  request: GovernRequest,
+  warnings: Warning[],
+): Promise<{ current: string; headroomRecord: HeadroomResult | null }> {
+  const { prompt, ide } = request;
+  const preferences = await preferencesOrWarning(request.project);
+  if ("code" in preferences) {
+    warnings.push(preferences);
+    return { current: prompt, headroomRecord: null };
+  }
+  const { compressPrompt, headroomSettings, proxyModel } = await import("./headroom.ts");
+  const settings = headroomSettings(request.env, preferences.headroom, request.headroomMode);
+  if (!settings.enabled) {
+    warnings.push({
+      code: "HEADROOM_DISABLED_BY_PREFERENCE",
+      message:
+        "--use-headroom was ignored: the project preferences set headroom.enabled to false. " +
+        "The prompt goes on uncompressed.",
+    });
+    return { current: prompt, headroomRecord: null };
+  }
+  const outcome = await compressPrompt({
+    prompt,
+    mode: settings.mode,
+    baseUrl: settings.baseUrl,
+    timeoutMs: settings.timeoutMs,
+    model: request.model ?? proxyModel(ide.id),
+    load: request.loadSdk,
+  });
+  if (outcome.warning) warnings.push(outcome.warning);
+  return { current: outcome.prompt, headroomRecord: outcome.result };
+}
+
+/** A refusing tier: refused with the ways out, or sent anyway with --force (recorded). */
+function refuseOrForce(
+  request: GovernRequest,
+  outcome: GovernOutcome,
+  canSuggestHeadroom: boolean,
+): GovernOutcome {
+  const { budget, warnings } = outcome;
+  const contextWindow = request.contextWindow ?? request.ide.contextWindow;
+  const share = `${budget.percent}% of the ${contextWindow}-token window of ${request.ide.id}`;
+  if (!request.force) {
+    const afterCompression = outcome.headroomCompressed ? " after headroom compression" : "";
     throw gateError(
       budget.code!,
       budget.tier === "emergency"

@@ -182,22 +182,27 @@ export function describeFailure(error: unknown, baseUrl: string, timeoutMs: numb
   return `the headroom call failed: ${firstLine(error)}`;
 }
 
-/** Compresses one prompt; never throws, never blocks longer than the retries allow. */
-export async function compressPrompt(request: CompressionRequest): Promise<CompressionOutcome> {
-  const { prompt, mode, baseUrl, timeoutMs, model } = request;
-  const promptBytes = utf8Bytes(prompt);
-  const tokenBudget = tokenBudgetFor(mode, promptBytes);
-  const base = { mode, tokenBudget, model };
-  const fail = (
-    reason: string,
-    measured: Partial<Pick<HeadroomResult, "tokensBefore" | "tokensAfter" | "compressionRatio">> & {
-      transformsApplied?: string[];
-      ccrHashes?: string[];
-    } = {},
-  ): CompressionOutcome => ({
+type Measured =
+  & Partial<Pick<HeadroomResult, "tokensBefore" | "tokensAfter" | "compressionRatio">>
+  & {
+    transformsApplied?: string[];
+    ccrHashes?: string[];
+  };
+
+/** The prompt unchanged, with the reason compression was skipped. */
+function skipped(
+  request: CompressionRequest,
+  tokenBudget: number,
+  reason: string,
+  measured: Measured = {},
+): CompressionOutcome {
+  const { prompt, mode, baseUrl, model } = request;
+  return {
     prompt,
     result: {
-      ...base,
+      mode,
+      tokenBudget,
+      model,
       compressed: false,
       tokensBefore: measured.tokensBefore ?? null,
       tokensAfter: measured.tokensAfter ?? null,
@@ -212,8 +217,16 @@ export async function compressPrompt(request: CompressionRequest): Promise<Compr
       reason,
       baseUrl: shownUrl(baseUrl),
     },
-  });
+  };
+}
 
+/** Compresses one prompt; never throws, never blocks longer than the retries allow. */
+export async function compressPrompt(request: CompressionRequest): Promise<CompressionOutcome> {
+  const { prompt, mode, baseUrl, timeoutMs, model } = request;
+  const promptBytes = utf8Bytes(prompt);
+  const tokenBudget = tokenBudgetFor(mode, promptBytes);
+  const fail = (reason: string, measured?: Measured) =>
+    skipped(request, tokenBudget, reason, measured);
   let parsedUrl: URL;
   try {
     parsedUrl = new URL(baseUrl);
@@ -223,45 +236,18 @@ export async function compressPrompt(request: CompressionRequest): Promise<Compr
   if (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:") {
     return fail(`the headroom base URL must use http or https, not ${parsedUrl.protocol}`);
   }
-
   let sdk: HeadroomSdk;
   try {
     sdk = await (request.load ?? loadHeadroomSdk)();
   } catch (error) {
     return fail(`the headroom-ai SDK could not be loaded (${firstLine(error)})`);
   }
-
   let raw: unknown;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    // The SDK bounds each attempt; this outer bound only guards against an SDK that does not.
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error("TimeoutError: the call timed out")),
-        (RETRIES + 1) * timeoutMs + 1_000,
-      );
-    });
-    raw = await Promise.race([
-      sdk.compress([{ role: "user", content: prompt }], {
-        model,
-        baseUrl: parsedUrl.href.replace(/\/+$/, ""),
-        // An explicit empty key keeps the SDK from reading HEADROOM_API_KEY itself.
-        apiKey: "",
-        timeout: timeoutMs,
-        retries: RETRIES,
-        // Without the SDK's silent fallback every failure keeps its own reason.
-        fallback: false,
-        tokenBudget,
-        stack: "peaks",
-      }),
-      deadline,
-    ]);
+    raw = await callSdk(sdk, request, parsedUrl, tokenBudget);
   } catch (error) {
     return fail(describeFailure(error, baseUrl, timeoutMs));
-  } finally {
-    clearTimeout(timer);
   }
-
   const parsed = SdkResultSchema.safeParse(raw);
   if (!parsed.success) {
     return fail(`the headroom proxy at ${shownUrl(baseUrl)} sent an answer peaks cannot read`);
@@ -292,7 +278,43 @@ export async function compressPrompt(request: CompressionRequest): Promise<Compr
   }
   return {
     prompt: content,
-    result: { ...base, compressed: true, ...measured, reason: null },
+    result: { mode, tokenBudget, model, compressed: true, ...measured, reason: null },
     warning: null,
   };
+}
+
+/** One SDK call; the SDK bounds each attempt, the outer deadline guards against one that does not. */
+async function callSdk(
+  sdk: HeadroomSdk,
+  request: CompressionRequest,
+  url: URL,
+  tokenBudget: number,
+): Promise<unknown> {
+  const { timeoutMs } = request;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error("TimeoutError: the call timed out")),
+      (RETRIES + 1) * timeoutMs + 1_000,
+    );
+  });
+  try {
+    return await Promise.race([
+      sdk.compress([{ role: "user", content: request.prompt }], {
+        model: request.model,
+        baseUrl: url.href.replace(/\/+$/, ""),
+        // An explicit empty key keeps the SDK from reading HEADROOM_API_KEY itself.
+        apiKey: "",
+        timeout: timeoutMs,
+        retries: RETRIES,
+        // Without the SDK's silent fallback every failure keeps its own reason.
+        fallback: false,
+        tokenBudget,
+        stack: "peaks",
+      }),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
