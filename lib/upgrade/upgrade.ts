@@ -1,10 +1,11 @@
-import { defineCommand } from "../core/command/spec.ts";
+import { type CommandResult, defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { resolveProject } from "../core/project/project.ts";
+import { type Project, resolveProject } from "../core/project/project.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { detect1x } from "./_detect.ts";
 import { migrateTo2 } from "./_migrate.ts";
 import { peaksLine } from "../core/command/peaks_line.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 
 const CHOICES = [
   "Upgrade now: run `peaks upgrade --to 2.0 --auto` (recommended); remember it with autoUpgradePrompt=opt-in.",
@@ -38,11 +39,7 @@ export default defineCommand({
   exitNotes: ["1  NO_WORKSPACE: --to 2.0 needs an existing .peaks/ workspace"],
   async run({ flags, given }, ctx) {
     const project = await resolveProject(ctx);
-    const root = project.root;
-    const upgradeCmd = (extra: string[] = []) =>
-      peaksLine(root, ["upgrade", "--to", "2.0", "--auto", ...extra]);
-    const detectCmd = peaksLine(root, ["upgrade", "--detect-1x"]);
-
+    const detectCmd = peaksLine(project.root, ["upgrade", "--detect-1x"]);
     if (flags["detect-1x"] === (flags.to !== undefined)) {
       throw usageError(
         "MISSING_FLAG",
@@ -61,87 +58,109 @@ export default defineCommand({
           });
         }
       }
-      const detection = await detect1x(ctx, project, flags["session-id"]);
-      const nextActions = !detection.isOneX
-        ? []
-        : detection.decision === "auto-run"
-        ? [upgradeCmd()]
-        : detection.decision === "ask"
-        ? [upgradeCmd(["--dry-run"]), upgradeCmd()]
-        : [];
-      return {
-        data: {
-          ...detection,
-          instructions: detection.isOneX && detection.decision === "ask"
-            ? ["Ask the user once, with these three options:", ...CHOICES]
-            : [detection.decisionReason],
-        },
-        nextActions,
-        human: [
-          `1.x: ${detection.isOneX} (decision: ${detection.decision} - ${detection.decisionReason})`,
-          ...detection.signals.map((s) => `  - ${s.message}`),
-        ].join("\n"),
-      };
+      return await detectOnly(ctx, project, flags["session-id"]);
     }
-
     if (!flags.auto) {
       throw usageError(
         "MISSING_FLAG",
         "--to 2.0 runs without questions only with --auto; add --dry-run to preview.",
-        { data: { flag: "auto" }, nextActions: [upgradeCmd(["--dry-run"]), upgradeCmd()] },
-      );
-    }
-    const before = await detect1x(ctx, project, flags["session-id"]);
-    if (!before.workspaceExists) {
-      throw new PeaksError(
-        "NO_WORKSPACE",
-        `There is no peaks workspace (.peaks/) in ${root} to upgrade.`,
         {
-          data: { projectRoot: root },
-          nextActions: [peaksLine(root, ["workspace", "init"])],
+          data: { flag: "auto" },
+          nextActions: [upgradeCmd(project, ["--dry-run"]), upgradeCmd(project)],
         },
       );
     }
-    const dryRun = flags["dry-run"];
-    const result = await migrateTo2(project, ctx.now(), dryRun, before.signals);
-    const after = dryRun ? before : await detect1x(ctx, project, flags["session-id"]);
-    const warnings: Warning[] = after.signals.filter((s) => s.kind === "global-config").map((
-      s,
-    ) => ({
-      code: "GLOBAL_CONFIG_1X",
-      message:
-        `${s.message}: that file belongs to the peaks installation, not this project; reinstall peaks 2.0 to refresh it. Until then --detect-1x keeps reporting this project as 1.x.`,
-    }));
-    return {
-      data: {
-        projectRoot: root,
-        to: "2.0",
-        dryRun,
-        changed: result.changed,
-        steps: result.steps,
-        backupDir: result.backupDir,
-        backups: result.backups,
-        recordPath: result.recordPath,
-        signalsBefore: before.signals,
-        remainingSignals: dryRun ? null : after.signals,
-        instructions: dryRun
-          ? ["Dry run: nothing was written. Run the migration when the user agrees."]
-          : ["Migration done. Preview the standards that now replace the 1.x rule files."],
-      },
-      warnings,
-      nextActions: dryRun
-        ? (result.changed ? [upgradeCmd()] : [])
-        : [peaksLine(root, ["standards", "update"]), detectCmd],
-      human: [
-        `${dryRun ? "dry run" : "upgrade"} to 2.0: ${
-          result.changed ? (dryRun ? "changes planned" : "changed") : "already up to date"
-        }`,
-        ...result.steps.map((s) =>
-          `  ${s.step}: ${s.status}${
-            s.details.length ? `\n${s.details.map((d) => `    - ${d}`).join("\n")}` : ""
-          }`
-        ),
-      ].join("\n"),
-    };
+    return await migrate(ctx, project, flags["dry-run"], flags["session-id"]);
   },
 });
+
+function upgradeCmd(project: Project, extra: string[] = []): string {
+  return peaksLine(project.root, ["upgrade", "--to", "2.0", "--auto", ...extra]);
+}
+
+/** --detect-1x: what was found and what to do about it; writes nothing. */
+async function detectOnly(
+  ctx: Ctx,
+  project: Project,
+  sessionId: string | undefined,
+): Promise<CommandResult> {
+  const detection = await detect1x(ctx, project, sessionId);
+  const nextActions = !detection.isOneX
+    ? []
+    : detection.decision === "auto-run"
+    ? [upgradeCmd(project)]
+    : detection.decision === "ask"
+    ? [upgradeCmd(project, ["--dry-run"]), upgradeCmd(project)]
+    : [];
+  return {
+    data: {
+      ...detection,
+      instructions: detection.isOneX && detection.decision === "ask"
+        ? ["Ask the user once, with these three options:", ...CHOICES]
+        : [detection.decisionReason],
+    },
+    nextActions,
+    human: [
+      `1.x: ${detection.isOneX} (decision: ${detection.decision} - ${detection.decisionReason})`,
+      ...detection.signals.map((s) => `  - ${s.message}`),
+    ].join("\n"),
+  };
+}
+
+/** --to 2.0 --auto: the migration (or its preview), then what is left to do. */
+async function migrate(
+  ctx: Ctx,
+  project: Project,
+  dryRun: boolean,
+  sessionId: string | undefined,
+): Promise<CommandResult> {
+  const root = project.root;
+  const before = await detect1x(ctx, project, sessionId);
+  if (!before.workspaceExists) {
+    throw new PeaksError(
+      "NO_WORKSPACE",
+      `There is no peaks workspace (.peaks/) in ${root} to upgrade.`,
+      { data: { projectRoot: root }, nextActions: [peaksLine(root, ["workspace", "init"])] },
+    );
+  }
+  const result = await migrateTo2(project, ctx.now(), dryRun, before.signals);
+  const after = dryRun ? before : await detect1x(ctx, project, sessionId);
+  const warnings: Warning[] = after.signals.filter((s) => s.kind === "global-config").map((
+    s,
+  ) => ({
+    code: "GLOBAL_CONFIG_1X",
+    message:
+      `${s.message}: that file belongs to the peaks installation, not this project; reinstall peaks 2.0 to refresh it. Until then --detect-1x keeps reporting this project as 1.x.`,
+  }));
+  return {
+    data: {
+      projectRoot: root,
+      to: "2.0",
+      dryRun,
+      changed: result.changed,
+      steps: result.steps,
+      backupDir: result.backupDir,
+      backups: result.backups,
+      recordPath: result.recordPath,
+      signalsBefore: before.signals,
+      remainingSignals: dryRun ? null : after.signals,
+      instructions: dryRun
+        ? ["Dry run: nothing was written. Run the migration when the user agrees."]
+        : ["Migration done. Preview the standards that now replace the 1.x rule files."],
+    },
+    warnings,
+    nextActions: dryRun
+      ? (result.changed ? [upgradeCmd(project)] : [])
+      : [peaksLine(root, ["standards", "update"]), peaksLine(root, ["upgrade", "--detect-1x"])],
+    human: [
+      `${dryRun ? "dry run" : "upgrade"} to 2.0: ${
+        result.changed ? (dryRun ? "changes planned" : "changed") : "already up to date"
+      }`,
+      ...result.steps.map((s) =>
+        `  ${s.step}: ${s.status}${
+          s.details.length ? `\n${s.details.map((d) => `    - ${d}`).join("\n")}` : ""
+        }`
+      ),
+    ].join("\n"),
+  };
+}
