@@ -90,9 +90,15 @@ function findCycle(start: number, preds: number[][], left: Uint8Array): number[]
   return path.slice(seenAt.get(node)).reverse();
 }
 
-/** Checks the graph and computes its levels; problems instead of an analysis when it is broken. */
-export function analyzeDag(dag: Dag): { problems: DagProblem[]; analysis?: DagAnalysis } {
-  const problems: DagProblem[] = [];
+/** The graph as indexes: each node's predecessors and successors, edges deduplicated. */
+interface Wiring {
+  preds: number[][];
+  succs: number[][];
+  edgeCount: number;
+}
+
+/** Indexes the nodes and edges; duplicate ids, unknown endpoints, self-loops and foundation breaches are problems. */
+function wire(dag: Dag, problems: DagProblem[]): Wiring {
   const index = new Map<string, number>();
   dag.nodes.forEach((node, i) => {
     if (index.has(node.id)) {
@@ -145,9 +151,16 @@ export function analyzeDag(dag: Dag): { problems: DagProblem[]; analysis?: DagAn
       });
     }
   });
-  if (problems.some((p) => p.kind === "duplicate-id")) return { problems };
+  return { preds, succs, edgeCount: seenEdges.size };
+}
 
-  // Kahn's algorithm; a node's level is one more than its deepest predecessor's.
+/**
+ * Kahn's algorithm; a node's level is one more than its deepest
+ * predecessor's. A cycle is a problem, named by its nodes.
+ */
+function depths(dag: Dag, wiring: Wiring, problems: DagProblem[]): Int32Array {
+  const { preds, succs } = wiring;
+  const count = dag.nodes.length;
   const indegree = preds.map((p) => p.length);
   const depth = new Int32Array(count);
   const queue: number[] = [];
@@ -169,17 +182,26 @@ export function analyzeDag(dag: Dag): { problems: DagProblem[]; analysis?: DagAn
       nodes: cycle,
     });
   }
+  return depth;
+}
+
+/** Checks the graph and computes its levels; problems instead of an analysis when it is broken. */
+export function analyzeDag(dag: Dag): { problems: DagProblem[]; analysis?: DagAnalysis } {
+  const problems: DagProblem[] = [];
+  const wiring = wire(dag, problems);
+  if (problems.some((p) => p.kind === "duplicate-id")) return { problems };
+  const depth = depths(dag, wiring, problems);
   if (problems.length) return { problems };
 
   const levels: number[][] = [];
-  for (let i = 0; i < count; i++) (levels[depth[i]] ??= []).push(i);
+  for (let i = 0; i < dag.nodes.length; i++) (levels[depth[i]] ??= []).push(i);
   const byId = new Map<string, DagNode>();
   const levelOf = new Map<string, number>();
   const predecessors = new Map<string, string[]>();
   dag.nodes.forEach((node, i) => {
     byId.set(node.id, node);
     levelOf.set(node.id, depth[i] + 1);
-    predecessors.set(node.id, preds[i].map((p) => dag.nodes[p].id));
+    predecessors.set(node.id, wiring.preds[i].map((p) => dag.nodes[p].id));
   });
   const ordered = levels.map((level) => {
     const first = level.filter((i) => dag.nodes[i].foundation === true);
@@ -188,7 +210,7 @@ export function analyzeDag(dag: Dag): { problems: DagProblem[]; analysis?: DagAn
   });
   return {
     problems,
-    analysis: { dag, levels: ordered, levelOf, byId, predecessors, edgeCount: seenEdges.size },
+    analysis: { dag, levels: ordered, levelOf, byId, predecessors, edgeCount: wiring.edgeCount },
   };
 }
 

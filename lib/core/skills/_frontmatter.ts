@@ -111,28 +111,32 @@ export function checkSkillFile(
     return { issues };
   }
 
+  checkFields(data, folder, issue);
+  if (issues.length) return { issues };
+  const { compatibility, metadata } = data;
+  return {
+    frontmatter: {
+      name: data.name as string,
+      description: data.description as string,
+      ...(typeof data.license === "string" ? { license: data.license } : {}),
+      ...(typeof compatibility === "string" ? { compatibility } : {}),
+      ...(isRecord(metadata) ? { metadata: metadata as Record<string, string> } : {}),
+      ...(typeof data["allowed-tools"] === "string" ? { allowedTools: data["allowed-tools"] } : {}),
+    },
+    issues,
+  };
+}
+
+type Report = (message: string, field?: string) => void;
+
+/** The front matter's keys and values against the portable rules. */
+function checkFields(data: Record<string, unknown>, folder: string, issue: Report): void {
   for (const key of Object.keys(data)) {
     if (!(ALLOWED_KEYS as readonly string[]).includes(key)) {
       issue(`unknown front matter key "${key}"; allowed: ${ALLOWED_KEYS.join(", ")}`, key);
     }
   }
-
-  const name = data.name;
-  if (typeof name !== "string" || name === "") {
-    issue("`name` is required and must be a string", "name");
-  } else {
-    if (name.length > MAX_NAME) issue(`\`name\` is longer than ${MAX_NAME} characters`, "name");
-    if (!SKILL_NAME_PATTERN.test(name)) {
-      issue(
-        "`name` must be lowercase letters, digits and single hyphens, not starting or ending with a hyphen",
-        "name",
-      );
-    }
-    if (name !== folder) {
-      issue(`\`name\` is "${name}" but the folder is "${folder}"; they must match`, "name");
-    }
-  }
-
+  checkName(data.name, folder, issue);
   const description = data.description;
   if (typeof description !== "string" || description.trim() === "") {
     issue("`description` is required and must be a non-empty string", "description");
@@ -142,7 +146,6 @@ export function checkSkillFile(
       "description",
     );
   }
-
   if ("license" in data && (typeof data.license !== "string" || data.license.trim() === "")) {
     issue("`license` must be a non-empty string", "license");
   }
@@ -163,17 +166,21 @@ export function checkSkillFile(
   if ("allowed-tools" in data && typeof data["allowed-tools"] !== "string") {
     issue("`allowed-tools` must be a space-separated string of tool names", "allowed-tools");
   }
+}
 
-  if (issues.length) return { issues };
-  return {
-    frontmatter: {
-      name: name as string,
-      description: description as string,
-      ...(typeof data.license === "string" ? { license: data.license } : {}),
-      ...(typeof compatibility === "string" ? { compatibility } : {}),
-      ...(isRecord(metadata) ? { metadata: metadata as Record<string, string> } : {}),
-      ...(typeof data["allowed-tools"] === "string" ? { allowedTools: data["allowed-tools"] } : {}),
-    },
-    issues,
-  };
+function checkName(name: unknown, folder: string, issue: Report): void {
+  if (typeof name !== "string" || name === "") {
+    issue("`name` is required and must be a string", "name");
+    return;
+  }
+  if (name.length > MAX_NAME) issue(`\`name\` is longer than ${MAX_NAME} characters`, "name");
+  if (!SKILL_NAME_PATTERN.test(name)) {
+    issue(
+      "`name` must be lowercase letters, digits and single hyphens, not starting or ending with a hyphen",
+      "name",
+    );
+  }
+  if (name !== folder) {
+    issue(`\`name\` is "${name}" but the folder is "${folder}"; they must match`, "name");
+  }
 }
