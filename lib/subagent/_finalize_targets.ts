@@ -10,7 +10,7 @@ import { assertId } from "../core/ids.ts";
 import { effectiveStatus } from "../core/record/liveness.ts";
 import { displayPath } from "../core/project/paths.ts";
 import type { Project } from "../core/project/project.ts";
-import { listRecords } from "../core/record/record.ts";
+import { listRecords, type RecordListing } from "../core/record/record.ts";
 import { isTerminal, quarantineCommand } from "../core/record/names_light.ts";
 import { resolveSession } from "../core/session/session.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
@@ -85,39 +85,60 @@ export async function selectTargets(
     return { paths, skipped: [] };
   }
   if (flags.batch !== undefined) {
-    const batchId = assertId(flags.batch, "--batch");
-    const batch = await readBatch(project, sessionId, batchId).catch(() => undefined);
-    const members = new Set(
-      (batch?.members ?? []).map((m) => project.layout.dispatchRecord(sessionId, m.record)),
-    );
-    for (const { path, record } of listing.records) {
-      if (record.batchId === batchId) members.add(path);
-    }
-    if (members.size === 0) throw batchNotFound(project, sessionId, batchId);
-    const broken = new Map(listing.unreadable.map((u) => [u.path, u.error]));
-    const paths: string[] = [];
-    const skipped: Skipped[] = [];
-    for (const path of members) {
-      const error = broken.get(path);
-      if (error) {
-        skipped.push({
-          recordPath: displayPath(project.root, path),
-          reason: `unreadable: ${String(error.data.reason ?? error.message)}`,
-          repair: quarantineCommand(path),
-        });
-      } else if (listing.records.some((e) => e.path === path)) {
-        paths.push(path);
-      } else {
-        skipped.push({
-          recordPath: displayPath(project.root, path),
-          reason: "missing: the batch lists it but the file is gone",
-          repair: null,
-        });
-      }
-    }
-    return { paths, skipped };
+    return await batchTargets(project, sessionId, assertId(flags.batch, "--batch"), listing);
   }
   const rid = assertId(flags["request-id"]!, "--request-id");
+  return requestTargets(project, sessionId, listing, { ...flags, rid }, now);
+}
+
+/** Every record of a batch; one that is unreadable or gone is skipped, with its repair. */
+async function batchTargets(
+  project: Project,
+  sessionId: string,
+  batchId: string,
+  listing: RecordListing,
+): Promise<Targets> {
+  const batch = await readBatch(project, sessionId, batchId).catch(() => undefined);
+  const members = new Set(
+    (batch?.members ?? []).map((m) => project.layout.dispatchRecord(sessionId, m.record)),
+  );
+  for (const { path, record } of listing.records) {
+    if (record.batchId === batchId) members.add(path);
+  }
+  if (members.size === 0) throw batchNotFound(project, sessionId, batchId);
+  const broken = new Map(listing.unreadable.map((u) => [u.path, u.error]));
+  const paths: string[] = [];
+  const skipped: Skipped[] = [];
+  for (const path of members) {
+    const error = broken.get(path);
+    if (error) {
+      skipped.push({
+        recordPath: displayPath(project.root, path),
+        reason: `unreadable: ${String(error.data.reason ?? error.message)}`,
+        repair: quarantineCommand(path),
+      });
+    } else if (listing.records.some((e) => e.path === path)) {
+      paths.push(path);
+    } else {
+      skipped.push({
+        recordPath: displayPath(project.root, path),
+        reason: "missing: the batch lists it but the file is gone",
+        repair: null,
+      });
+    }
+  }
+  return { paths, skipped };
+}
+
+/** The open record of a request (and role); several open ones need --record or --role. */
+function requestTargets(
+  project: Project,
+  sessionId: string,
+  listing: RecordListing,
+  flags: TargetFlags & { rid: string },
+  now: Date,
+): Targets {
+  const { rid } = flags;
   const matches = listing.records.filter(({ record }) =>
     record.requestId === rid && (flags.role === undefined || record.role === flags.role)
   );
