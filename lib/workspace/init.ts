@@ -1,14 +1,20 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { resolveProject } from "../core/project/project.ts";
+import { type Project, resolveProject } from "../core/project/project.ts";
 import { assertId, newSessionId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { readValidated, updateJson } from "../core/fs/json.ts";
 import { writeJsonAtomic } from "../core/fs/atomic.ts";
 import { isNotFound, PeaksError } from "../core/errors.ts";
-import { bindingRepair, SessionBindingSchema, SessionMetaSchema } from "../core/session/session.ts";
+import {
+  bindingRepair,
+  type SessionBinding,
+  SessionBindingSchema,
+  SessionMetaSchema,
+} from "../core/session/session.ts";
 import { ensureGitignore, ensureWorkspaceDirs } from "../core/project/workspace.ts";
 import { peaksLine } from "../core/command/peaks_line.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 
 async function refuseSymlinkedWorkspace(peaksDir: string): Promise<void> {
   try {
@@ -56,61 +62,9 @@ export default defineCommand({
     await refuseSymlinkedWorkspace(project.layout.peaks);
     const dirs = await ensureWorkspaceDirs(project);
     const gitignore = await ensureGitignore(project);
-    const now = ctx.now().toISOString();
-
-    // Decide and create the session under the binding's lock, so concurrent
-    // inits agree on one session and never see a binding without its metadata.
     const created = [...dirs.created];
     const existing = [...dirs.existing];
-    const ensureMeta = async (sessionId: string) => {
-      const metaPath = project.layout.sessionMeta(sessionId);
-      const meta = await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
-      if (meta) {
-        existing.push(displayPath(project.root, metaPath));
-        return;
-      }
-      await writeJsonAtomic(metaPath, { sessionId, createdAt: now, lastActivity: now });
-      created.push(displayPath(project.root, metaPath));
-    };
-    const decision = await updateJson(
-      project.layout.sessionBinding,
-      SessionBindingSchema,
-      { what: "session binding", repair: [bindingRepair(project)] },
-      async (binding) => {
-        if (wanted) {
-          const same = binding?.sessionId === wanted;
-          await ensureMeta(wanted);
-          return {
-            value: same
-              ? undefined
-              : { sessionId: wanted, createdAt: now, projectRoot: project.root },
-            result: {
-              sessionId: wanted,
-              how: same ? "reused" : "bound",
-              previous: binding?.sessionId,
-            },
-          };
-        }
-        if (binding) {
-          const meta = await readValidated(
-            project.layout.sessionMeta(binding.sessionId),
-            SessionMetaSchema,
-            { what: "session metadata" },
-          );
-          if (meta) {
-            existing.push(displayPath(project.root, project.layout.sessionMeta(binding.sessionId)));
-            return { result: { sessionId: binding.sessionId, how: "reused", previous: undefined } };
-          }
-        }
-        const sessionId = newSessionId(ctx.now());
-        await ensureMeta(sessionId);
-        return {
-          value: { sessionId, createdAt: now, projectRoot: project.root },
-          result: { sessionId, how: "created", previous: binding?.sessionId },
-        };
-      },
-    );
-
+    const decision = await bindSession(ctx, project, wanted, { created, existing });
     const gitignorePath = displayPath(project.root, project.layout.gitignore);
     if (gitignore === "created") created.push(gitignorePath);
     else existing.push(gitignorePath);
@@ -142,3 +96,67 @@ export default defineCommand({
     };
   },
 });
+
+interface Decision {
+  sessionId: string;
+  how: "reused" | "bound" | "created";
+  previous: string | undefined;
+}
+
+/**
+ * Decides and creates the session under the binding's lock, so concurrent
+ * inits agree on one session and never see a binding without its metadata.
+ */
+function bindSession(
+  ctx: Ctx,
+  project: Project,
+  wanted: string | undefined,
+  files: { created: string[]; existing: string[] },
+): Promise<Decision> {
+  const now = ctx.now().toISOString();
+  const ensureMeta = async (sessionId: string) => {
+    const metaPath = project.layout.sessionMeta(sessionId);
+    const meta = await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
+    if (meta) {
+      files.existing.push(displayPath(project.root, metaPath));
+      return;
+    }
+    await writeJsonAtomic(metaPath, { sessionId, createdAt: now, lastActivity: now });
+    files.created.push(displayPath(project.root, metaPath));
+  };
+  return updateJson(
+    project.layout.sessionBinding,
+    SessionBindingSchema,
+    { what: "session binding", repair: [bindingRepair(project)] },
+    async (binding): Promise<{ value?: SessionBinding; result: Decision }> => {
+      if (wanted) {
+        const same = binding?.sessionId === wanted;
+        await ensureMeta(wanted);
+        return {
+          value: same
+            ? undefined
+            : { sessionId: wanted, createdAt: now, projectRoot: project.root },
+          result: {
+            sessionId: wanted,
+            how: same ? "reused" : "bound",
+            previous: binding?.sessionId,
+          },
+        };
+      }
+      if (binding) {
+        const metaPath = project.layout.sessionMeta(binding.sessionId);
+        const meta = await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
+        if (meta) {
+          files.existing.push(displayPath(project.root, metaPath));
+          return { result: { sessionId: binding.sessionId, how: "reused", previous: undefined } };
+        }
+      }
+      const sessionId = newSessionId(ctx.now());
+      await ensureMeta(sessionId);
+      return {
+        value: { sessionId, createdAt: now, projectRoot: project.root },
+        result: { sessionId, how: "created", previous: binding?.sessionId },
+      };
+    },
+  );
+}
