@@ -13,8 +13,15 @@ export function projectLayout(root: string) {
   const peaks = join(root, PEAKS_DIR);
   const runtime = join(peaks, "_runtime");
   const subAgents = join(peaks, "_sub_agents");
-  const sessionDir = (sid: string) => join(runtime, assertId(sid, "session id"));
-  const agentsDir = (sid: string) => join(subAgents, assertId(sid, "session id"));
+  return {
+    ...workspaceLayout(root, peaks, runtime, subAgents),
+    ...sessionLayout(runtime),
+    ...agentsLayout(subAgents),
+  };
+}
+
+/** The workspace's own files, outside any session. */
+function workspaceLayout(root: string, peaks: string, runtime: string, subAgents: string) {
   return {
     root,
     peaks,
@@ -38,7 +45,16 @@ export function projectLayout(root: string) {
     legacySessionFile: join(peaks, ".session.json"),
     archive: join(subAgents, "_archive"),
     sessionBinding: join(runtime, "session.json"),
+    /** Lock target that serialises counting and starting detached sub-agents in a project. */
+    detachedBudget: join(runtime, "detached-budget"),
+    claudeMd: join(root, "CLAUDE.md"),
+  };
+}
 
+/** What one session keeps under `_runtime/<sid>/`: presence, requests, role artefacts, runs. */
+function sessionLayout(runtime: string) {
+  const sessionDir = (sid: string) => join(runtime, assertId(sid, "session id"));
+  return {
     sessionDir,
     sessionMeta: (sid: string) => join(sessionDir(sid), "session.json"),
     presence: (sid: string, callerId?: string) =>
@@ -68,10 +84,7 @@ export function projectLayout(root: string) {
     /** One detached run (one record): swarm siblings share a rid, so each gets its own folder. */
     detachedRunDir: (sid: string, rid: string, run: string) =>
       join(sessionDir(sid), "detached", assertId(rid, "request id"), assertId(run, "detached run")),
-    /** Lock target that serialises counting and starting detached sub-agents in a project. */
-    detachedBudget: join(runtime, "detached-budget"),
     requestOverrides: (sid: string) => join(sessionDir(sid), "request-overrides.json"),
-    claudeMd: join(root, "CLAUDE.md"),
 
     // Role artefacts that the request gates check.
     uiDesignDraft: (sid: string) => join(sessionDir(sid), "ui", "design-draft.md"),
@@ -87,7 +100,13 @@ export function projectLayout(root: string) {
       join(sessionDir(sid), "sc", `${assertId(rid, "request id")}-impact.md`),
     txtHandoff: (sid: string, rid: string) =>
       join(sessionDir(sid), "txt", `handoff-${assertId(rid, "request id")}.md`),
+  };
+}
 
+/** What one session keeps under `_sub_agents/<sid>/`: records, batches, channels, artefacts. */
+function agentsLayout(subAgents: string) {
+  const agentsDir = (sid: string) => join(subAgents, assertId(sid, "session id"));
+  return {
     agentsDir,
     dispatchRecord: (sid: string, fileName: string) => join(agentsDir(sid), fileName),
     batch: (sid: string, batchId: string) =>
