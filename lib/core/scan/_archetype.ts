@@ -47,14 +47,17 @@ function round(value: number): number {
   return Math.round(Math.min(0.95, Math.max(0.1, value)) * 100) / 100;
 }
 
-export function decideArchetype(input: ArchetypeInput): ArchetypeVerdict {
-  const signals: string[] = [];
+/** What the stack says about the two sides of the project. */
+interface Sides {
+  frontendFindings: Finding[];
+  hasFrontend: boolean;
+  backendParts: string[];
+  hasBackend: boolean;
+}
+
+function sidesOf(input: ArchetypeInput): Sides {
   const { stack } = input;
-  const frontendFindings = [
-    ...(stack.framework ?? []),
-    ...(stack.componentLibrary ?? []),
-  ];
-  const hasFrontend = frontendFindings.length > 0 || input.frontendFiles.length > 0;
+  const frontendFindings = [...(stack.framework ?? []), ...(stack.componentLibrary ?? [])];
   const backendEvidence = (stack.backend ?? []).flatMap((f) => f.evidence).join("\n");
   const backendParts = [
     ...(stack.backend ?? []).map((f) => `${f.value} (${f.evidence[0]})`),
@@ -63,25 +66,34 @@ export function decideArchetype(input: ArchetypeInput): ArchetypeVerdict {
       .map((s) => `${s} service`),
     ...input.serverDirs.map((d) => `server code in ${d}/`),
   ];
-  const hasBackend = backendParts.length > 0;
+  return {
+    frontendFindings,
+    hasFrontend: frontendFindings.length > 0 || input.frontendFiles.length > 0,
+    backendParts,
+    hasBackend: backendParts.length > 0,
+  };
+}
 
-  if (input.monorepo) {
+/** The evidence, one line each, in the order the report shows it. */
+function signalsOf(input: ArchetypeInput, sides: Sides, oldLockfile: boolean): string[] {
+  const signals: string[] = [];
+  const { monorepo } = input;
+  if (monorepo) {
     signals.push(
-      `monorepo: ${input.monorepo.tool} (${input.monorepo.evidence}), ${input.monorepo.packages.length} package(s)${
-        input.monorepo.packages.length ? `: ${input.monorepo.packages.slice(0, 6).join(", ")}` : ""
+      `monorepo: ${monorepo.tool} (${monorepo.evidence}), ${monorepo.packages.length} package(s)${
+        monorepo.packages.length ? `: ${monorepo.packages.slice(0, 6).join(", ")}` : ""
       }`,
     );
   }
-  if (frontendFindings.length) signals.push(`frontend: ${describe(frontendFindings)}`);
-  else if (input.frontendFiles.length) {
+  if (sides.frontendFindings.length) {
+    signals.push(`frontend: ${describe(sides.frontendFindings)}`);
+  } else if (input.frontendFiles.length) {
     signals.push(`frontend files: ${input.frontendFiles.slice(0, 3).join(", ")}`);
   }
-  if (hasBackend) signals.push(`backend: ${backendParts.join(", ")}`);
+  if (sides.hasBackend) signals.push(`backend: ${sides.backendParts.join(", ")}`);
   if (input.apiContracts.length) {
     signals.push(`API contracts (not counted as a backend): ${input.apiContracts.join(", ")}`);
   }
-  const strong = input.legacy.filter((l) => l.strength === "strong");
-  const weak = input.legacy.filter((l) => l.strength === "weak");
   for (const item of input.legacy) signals.push(`legacy (${item.strength}): ${item.summary}`);
   const established = input.sourceFiles >= ESTABLISHED_SOURCE_FILES;
   signals.push(
@@ -89,7 +101,6 @@ export function decideArchetype(input: ArchetypeInput): ArchetypeVerdict {
       established ? ` (established codebase, >= ${ESTABLISHED_SOURCE_FILES})` : ""
     }`,
   );
-  const oldLockfile = input.lockfile !== null && input.lockfile.ageDays >= OLD_LOCKFILE_DAYS;
   if (input.lockfile) {
     signals.push(
       `lockfile: ${input.lockfile.path} last changed ${input.lockfile.ageDays} day(s) ago${
@@ -97,26 +108,36 @@ export function decideArchetype(input: ArchetypeInput): ArchetypeVerdict {
       }`,
     );
   }
+  return signals;
+}
 
-  const frontendOnly = hasFrontend && !hasBackend;
+function frontendOnlyReason(input: ArchetypeInput, sides: Sides): string {
+  const { stack } = input;
   const frontendName = describe(stack.framework) || describe(stack.componentLibrary) ||
     "frontend files";
-  const frontendOnlyReason = frontendOnly
-    ? `Frontend only: ${frontendName}; no backend framework, API routes, server folder or non-JS service found.`
-    : hasBackend
-    ? `Not frontend-only: backend found (${backendParts.join(", ")}).`
-    : input.empty
+  if (sides.hasFrontend && !sides.hasBackend) {
+    return `Frontend only: ${frontendName}; no backend framework, API routes, server folder or non-JS service found.`;
+  }
+  if (sides.hasBackend) {
+    return `Not frontend-only: backend found (${sides.backendParts.join(", ")}).`;
+  }
+  return input.empty
     ? "Not frontend-only: the project is empty, nothing to judge yet."
     : "Not frontend-only: no frontend framework or frontend files found.";
+}
 
+export function decideArchetype(input: ArchetypeInput): ArchetypeVerdict {
+  const sides = sidesOf(input);
+  const { hasFrontend, hasBackend } = sides;
+  const oldLockfile = input.lockfile !== null && input.lockfile.ageDays >= OLD_LOCKFILE_DAYS;
+  const signals = signalsOf(input, sides, oldLockfile);
   const verdict = (archetype: Archetype, confidence: number): ArchetypeVerdict => ({
     archetype,
     confidence: round(confidence),
     signals,
-    frontendOnly,
-    frontendOnlyReason,
+    frontendOnly: hasFrontend && !hasBackend,
+    frontendOnlyReason: frontendOnlyReason(input, sides),
   });
-
   if (input.monorepo) {
     if (hasBackend) return verdict("fullstack-monorepo", 0.9);
     if (hasFrontend) return verdict("frontend-monorepo", 0.9);
@@ -131,6 +152,9 @@ export function decideArchetype(input: ArchetypeInput): ArchetypeVerdict {
     signals.push("no frontend framework, backend framework or service manifest recognised");
     return verdict("unknown", 0.3);
   }
+  const strong = input.legacy.filter((l) => l.strength === "strong");
+  const weak = input.legacy.filter((l) => l.strength === "weak");
+  const established = input.sourceFiles >= ESTABLISHED_SOURCE_FILES;
   const legacy = strong.length > 0 || weak.length + (oldLockfile ? 1 : 0) >= 2 || established;
   if (legacy) {
     const confidence = 0.6 + 0.1 * strong.length + 0.05 * weak.length +
