@@ -122,23 +122,9 @@ export async function detect1x(
   project: Project,
   sessionFlag?: string,
 ): Promise<Detection> {
-  const signals: Signal[] = [];
   const rel = (path: string) => displayPath(project.root, path);
   const workspaceExists = await isDirectory(project.layout.peaks, { lstat: true });
-
-  const home = homeDir(ctx);
-  const configFile = home ? join(home, ".peaks", "config.json") : undefined;
-  const configText = configFile ? await readIfPresent(configFile) : undefined;
-  const configPath = configText === undefined ? null : configFile!;
-  const version = record(parseJson(configText ?? ""))?.version;
-  if (configPath && typeof version === "string" && /^1(\.|$)/.test(version)) {
-    signals.push({
-      kind: "global-config",
-      path: configPath,
-      message: `${configPath} has version ${version}`,
-    });
-  }
-
+  const { signals, configPath } = await globalConfigSigns(ctx);
   const devPreference = join(project.root, ".claude", "rules", "common", "dev-preference.md");
   if (/peaks progress/i.test((await readIfPresent(devPreference)) ?? "")) {
     signals.push({
@@ -147,56 +133,19 @@ export async function detect1x(
       message: `${rel(devPreference)} mentions \`peaks progress\` (a 1.x command)`,
     });
   }
-
   const prefsText = await readIfPresent(project.layout.preferences);
   const prefs = record(parseJson(prefsText ?? ""));
   if (prefsText !== undefined) {
-    const schemaVersion = prefs?.schema_version;
-    if (schemaVersion !== PREFERENCES_SCHEMA_VERSION) {
-      const what = prefs === undefined
-        ? "is not a JSON object"
-        : schemaVersion === undefined
-        ? "has no schema_version"
-        : `has schema_version ${JSON.stringify(schemaVersion)}`;
-      signals.push({
-        kind: "preferences-version",
-        path: rel(project.layout.preferences),
-        message: `${
-          rel(project.layout.preferences)
-        } ${what}, expected "${PREFERENCES_SCHEMA_VERSION}"`,
-      });
-    }
+    const sign = preferencesSign(project, prefs);
+    if (sign) signals.push(sign);
   } else if (workspaceExists) {
     signals.push(...await legacyLayoutSigns(project));
   }
-
   const isOneX = workspaceExists && signals.length > 0;
-  const choice = prefs?.autoUpgradePrompt;
-  const known = typeof choice === "string" &&
-    (AUTO_UPGRADE_PROMPT as readonly string[]).includes(choice);
-  let decision: Decision;
-  let decisionReason: string;
-  if (!isOneX) {
-    decision = "skip";
-    decisionReason = workspaceExists ? "not a 1.x project" : "no peaks workspace here";
-  } else if (!known) {
-    decision = "ask";
-    decisionReason = "autoUpgradePrompt is not set: ask the user";
-  } else if (choice === "opt-in") {
-    decision = "auto-run";
-    decisionReason = "autoUpgradePrompt is opt-in";
-  } else if (choice === "skip-forever") {
-    decision = "skip";
-    decisionReason = "autoUpgradePrompt is skip-forever";
-  } else {
-    const stored = prefs?.autoUpgradePromptSessionId;
-    const current = await currentSession(ctx, project, sessionFlag);
-    const same = typeof stored === "string" && current !== undefined && stored === current;
-    decision = same ? "skip" : "ask";
-    decisionReason = same
-      ? `autoUpgradePrompt is skip-this-session for the current session ${current}`
-      : "autoUpgradePrompt is skip-this-session, recorded in another session: ask again";
-  }
+  const { decision, decisionReason } = isOneX ? await decide(ctx, project, prefs, sessionFlag) : {
+    decision: "skip" as const,
+    decisionReason: workspaceExists ? "not a 1.x project" : "no peaks workspace here",
+  };
   return {
     isOneX,
     workspaceExists,
@@ -206,4 +155,80 @@ export async function detect1x(
     decision,
     decisionReason,
   };
+}
+
+/** The installation's ~/.peaks/config.json, when it says 1.x. */
+async function globalConfigSigns(
+  ctx: Ctx,
+): Promise<{ signals: Signal[]; configPath: string | null }> {
+  const home = homeDir(ctx);
+  const configFile = home ? join(home, ".peaks", "config.json") : undefined;
+  const configText = configFile ? await readIfPresent(configFile) : undefined;
+  const configPath = configText === undefined ? null : configFile!;
+  const version = record(parseJson(configText ?? ""))?.version;
+  if (!configPath || typeof version !== "string" || !/^1(\.|$)/.test(version)) {
+    return { signals: [], configPath };
+  }
+  return {
+    signals: [{
+      kind: "global-config",
+      path: configPath,
+      message: `${configPath} has version ${version}`,
+    }],
+    configPath,
+  };
+}
+
+/** Preferences written by 1.x: another schema_version, or none. */
+function preferencesSign(
+  project: Project,
+  prefs: Record<string, unknown> | undefined,
+): Signal | undefined {
+  const schemaVersion = prefs?.schema_version;
+  if (schemaVersion === PREFERENCES_SCHEMA_VERSION) return undefined;
+  const shown = displayPath(project.root, project.layout.preferences);
+  const what = prefs === undefined
+    ? "is not a JSON object"
+    : schemaVersion === undefined
+    ? "has no schema_version"
+    : `has schema_version ${JSON.stringify(schemaVersion)}`;
+  return {
+    kind: "preferences-version",
+    path: shown,
+    message: `${shown} ${what}, expected "${PREFERENCES_SCHEMA_VERSION}"`,
+  };
+}
+
+/** For a 1.x project: ask, run or skip, from the autoUpgradePrompt preference. */
+async function decide(
+  ctx: Ctx,
+  project: Project,
+  prefs: Record<string, unknown> | undefined,
+  sessionFlag: string | undefined,
+): Promise<{ decision: Decision; decisionReason: string }> {
+  const choice = prefs?.autoUpgradePrompt;
+  const known = typeof choice === "string" &&
+    (AUTO_UPGRADE_PROMPT as readonly string[]).includes(choice);
+  if (!known) {
+    return { decision: "ask", decisionReason: "autoUpgradePrompt is not set: ask the user" };
+  }
+  if (choice === "opt-in") {
+    return { decision: "auto-run", decisionReason: "autoUpgradePrompt is opt-in" };
+  }
+  if (choice === "skip-forever") {
+    return { decision: "skip", decisionReason: "autoUpgradePrompt is skip-forever" };
+  }
+  const stored = prefs?.autoUpgradePromptSessionId;
+  const current = await currentSession(ctx, project, sessionFlag);
+  const same = typeof stored === "string" && current !== undefined && stored === current;
+  return same
+    ? {
+      decision: "skip",
+      decisionReason: `autoUpgradePrompt is skip-this-session for the current session ${current}`,
+    }
+    : {
+      decision: "ask",
+      decisionReason:
+        "autoUpgradePrompt is skip-this-session, recorded in another session: ask again",
+    };
 }
