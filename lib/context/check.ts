@@ -1,6 +1,6 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { guardFlagPath, resolveProject } from "../core/project/project.ts";
+import { guardFlagPath, type Project, resolveProject } from "../core/project/project.ts";
 import { detectIde, IDE_IDS } from "../core/ide/ide.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/project/paths.ts";
@@ -13,6 +13,7 @@ import {
 } from "../core/prompt_budget/governance.ts";
 import { governanceFlags, governanceWords } from "../core/prompt_budget/flags.ts";
 import { peaksLine } from "../core/command/peaks_line.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 
 export const CHECK_ENVELOPE_VERSION = "1.0.0";
 
@@ -43,19 +44,7 @@ export default defineCommand({
   ],
   async run({ flags }, ctx) {
     const project = await resolveProject(ctx);
-    const path = await guardFlagPath(ctx, project, flags["prompt-file"], {
-      flag: "prompt-file",
-      mustExist: true,
-    });
-    const info = await Deno.stat(path);
-    if (!info.isFile) {
-      throw usageError("INVALID_FLAG_VALUE", `--prompt-file ${path} is not a file.`, {
-        data: { flag: "prompt-file", path },
-      });
-    }
-    // Refused before reading, so a huge file is never loaded.
-    assertUnderHardLimit(info.size);
-    const prompt = await Deno.readTextFile(path);
+    const { path, prompt } = await readPromptFile(ctx, project, flags["prompt-file"]);
     const detected = await detectIde(ctx.env, project.root, flags.ide);
 
     const rerun = (change: RerunChange) =>
@@ -125,3 +114,21 @@ export default defineCommand({
     };
   },
 });
+
+/** The prompt file, refused before reading when it is past the hard limit. */
+async function readPromptFile(
+  ctx: Ctx,
+  project: Project,
+  raw: string,
+): Promise<{ path: string; prompt: string }> {
+  const path = await guardFlagPath(ctx, project, raw, { flag: "prompt-file", mustExist: true });
+  const info = await Deno.stat(path);
+  if (!info.isFile) {
+    throw usageError("INVALID_FLAG_VALUE", `--prompt-file ${path} is not a file.`, {
+      data: { flag: "prompt-file", path },
+    });
+  }
+  // Refused before reading, so a huge file is never loaded.
+  assertUnderHardLimit(info.size);
+  return { path, prompt: await Deno.readTextFile(path) };
+}

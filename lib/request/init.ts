@@ -8,9 +8,10 @@ import {
   renderRequest,
   REQUEST_TYPES,
   type RequestMeta,
+  type RequestRole,
   type RequestType,
 } from "../core/request/file.ts";
-import { peaksCommand, touchSession } from "../core/session/session.ts";
+import { peaksCommand, type SessionContext, touchSession } from "../core/session/session.ts";
 import type { Warning } from "../core/errors.ts";
 import { INITIAL_STATE } from "./_graph.ts";
 import { appendHistory } from "../core/request/history.ts";
@@ -51,23 +52,7 @@ export default defineCommand({
     const shown = displayPath(project.root, path);
     const warnings: Warning[] = [];
 
-    let type: RequestType = flags.type ?? "feature";
-    if (role !== "prd") {
-      const prd = await readRequest(project, sessionId, "prd", rid).catch(() => undefined);
-      if (prd && flags.type && flags.type !== prd.meta.type) {
-        warnings.push({
-          code: "TYPE_MISMATCH",
-          message:
-            `--type ${flags.type} differs from the PRD request's type ${prd.meta.type}; using ${flags.type}.`,
-        });
-      } else if (prd && !flags.type) type = prd.meta.type;
-    } else if (!flags.type) {
-      warnings.push({
-        code: "TYPE_DEFAULTED",
-        message: "No --type given: the PRD request is a feature. Pass --type when it is not.",
-      });
-    }
-
+    const type = await typeOf(session, role, rid, flags.type, warnings);
     const now = ctx.now().toISOString();
     const meta: RequestMeta = {
       rid,
@@ -132,3 +117,32 @@ export default defineCommand({
     };
   },
 });
+
+/** The PRD's type for the other roles, unless --type says otherwise (with a warning). */
+async function typeOf(
+  session: SessionContext,
+  role: RequestRole,
+  rid: string,
+  given: RequestType | undefined,
+  warnings: Warning[],
+): Promise<RequestType> {
+  if (role === "prd") {
+    if (!given) {
+      warnings.push({
+        code: "TYPE_DEFAULTED",
+        message: "No --type given: the PRD request is a feature. Pass --type when it is not.",
+      });
+    }
+    return given ?? "feature";
+  }
+  const prd = await readRequest(session.project, session.sessionId, "prd", rid)
+    .catch(() => undefined);
+  if (prd && given && given !== prd.meta.type) {
+    warnings.push({
+      code: "TYPE_MISMATCH",
+      message:
+        `--type ${given} differs from the PRD request's type ${prd.meta.type}; using ${given}.`,
+    });
+  }
+  return given ?? prd?.meta.type ?? "feature";
+}

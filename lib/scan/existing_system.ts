@@ -9,6 +9,7 @@ import { withLock } from "../core/fs/lock.ts";
 import { scanProject } from "../core/scan/scan.ts";
 import {
   CONVENTION_SECTIONS,
+  type Conventions,
   extractConventions,
   TO_COMPLETE,
 } from "../core/scan/existing_system.ts";
@@ -72,19 +73,7 @@ export default defineCommand({
           `The archetype is ${result.archetype}; standards do not require these conventions for it.`,
       });
     }
-    const extracted = Object.fromEntries(
-      CONVENTION_SECTIONS.map(([key]) => [
-        key,
-        conventions[key].filter((line) => !line.includes(TO_COMPLETE)).length,
-      ]),
-    );
-    const toComplete = [
-      ...CONVENTION_SECTIONS.filter(([key]) =>
-        conventions[key].some((l) => l.includes(TO_COMPLETE))
-      )
-        .map(([, title]) => title),
-      ...TO_COMPLETE_HEADINGS.map(([title]) => title),
-    ];
+    const { extracted, toComplete } = completeness(conventions);
     const status =
       flags["dry-run"] && outcome.kind !== "unchanged" && outcome.kind !== "review-only"
         ? "planned"
@@ -121,3 +110,19 @@ export default defineCommand({
     };
   },
 });
+
+/** Per section, how many lines were extracted; and the headings still to complete by hand. */
+function completeness(conventions: Conventions) {
+  const extracted = Object.fromEntries(
+    CONVENTION_SECTIONS.map(([key]) => [
+      key,
+      conventions[key].filter((line) => !line.includes(TO_COMPLETE)).length,
+    ]),
+  );
+  const toComplete = [
+    ...CONVENTION_SECTIONS.filter(([key]) => conventions[key].some((l) => l.includes(TO_COMPLETE)))
+      .map(([, title]) => title),
+    ...TO_COMPLETE_HEADINGS.map(([title]) => title),
+  ];
+  return { extracted, toComplete };
+}

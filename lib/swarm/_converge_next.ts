@@ -34,8 +34,6 @@ export function nextSteps(
     "spec-locked",
   ]);
   const planning = plan.type === "bugfix" ? "the bug analysis" : "the technical design";
-  // A retry decides the way the first plan did when its mode was given on the command line.
-  const mode = plan.modeSource === "flag" ? ["--mode", plan.mode] : [];
   switch (outcome) {
     case "ok":
       return {
@@ -75,25 +73,7 @@ export function nextSteps(
         ],
       };
     case "swarm-aborted":
-      return {
-        nextActions: [],
-        instructions: [
-          "Every member of the swarm failed: pause the workflow and tell the user what happened (data.members[].reasons).",
-          "Ask the user how to go on; do not continue on your own. The options are in data.userOptions.",
-        ],
-        userOptions: [
-          {
-            option: "retry the swarm with a fresh batch",
-            command: planCommand(session, rid, mode),
-          },
-          {
-            option: "retry as a sequential swarm (RD planning, then QA test cases)",
-            command: planCommand(session, rid, [...mode, "--choice", "sequential"]),
-          },
-          { option: "continue without the swarm: RD plans inline", command: rdInit },
-          { option: "stop here", command: null },
-        ],
-      };
+      return aborted(session, plan, rdInit);
     case "swarm-skipped":
       return {
         nextActions: [rdInit, rdSpec],
@@ -102,4 +82,29 @@ export function nextSteps(
         ],
       };
   }
+}
+
+/** Every member failed: no command, the user picks how to go on. */
+function aborted(session: SessionContext, plan: SwarmPlan, rdInit: string): NextSteps {
+  // A retry decides the way the first plan did when its mode was given on the command line.
+  const mode = plan.modeSource === "flag" ? ["--mode", plan.mode] : [];
+  return {
+    nextActions: [],
+    instructions: [
+      "Every member of the swarm failed: pause the workflow and tell the user what happened (data.members[].reasons).",
+      "Ask the user how to go on; do not continue on your own. The options are in data.userOptions.",
+    ],
+    userOptions: [
+      {
+        option: "retry the swarm with a fresh batch",
+        command: planCommand(session, plan.rid, mode),
+      },
+      {
+        option: "retry as a sequential swarm (RD planning, then QA test cases)",
+        command: planCommand(session, plan.rid, [...mode, "--choice", "sequential"]),
+      },
+      { option: "continue without the swarm: RD plans inline", command: rdInit },
+      { option: "stop here", command: null },
+    ],
+  };
 }

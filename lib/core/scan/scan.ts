@@ -98,6 +98,20 @@ function serverDirs(facts: ProjectFacts): string[] {
   );
 }
 
+/** A truncated walk, said in words: the result may miss parts of the project. */
+function truncation(facts: ProjectFacts): string[] {
+  if (!facts.walk.truncated) return [];
+  const { truncatedBy, maxFiles, maxDepth } = facts.walk;
+  const why = truncatedBy === "files"
+    ? `it reached --max-files ${maxFiles}`
+    : truncatedBy === "depth"
+    ? `folders deeper than --max-depth ${maxDepth} were not read`
+    : "it ran out of its time budget";
+  return [
+    `The walk is truncated: ${why} (${facts.walk.files.length} files read); the result may miss parts of the project.`,
+  ];
+}
+
 export async function scanProject(
   root: string,
   now: Date,
@@ -131,18 +145,7 @@ export async function scanProject(
     const list = stack[field];
     if (list?.length) evidence[field] = list.flatMap((f) => f.evidence);
   }
-  const problems = [...facts.problems];
-  if (facts.walk.truncated) {
-    const { truncatedBy, maxFiles, maxDepth } = facts.walk;
-    const why = truncatedBy === "files"
-      ? `it reached --max-files ${maxFiles}`
-      : truncatedBy === "depth"
-      ? `folders deeper than --max-depth ${maxDepth} were not read`
-      : "it ran out of its time budget";
-    problems.push(
-      `The walk is truncated: ${why} (${facts.walk.files.length} files read); the result may miss parts of the project.`,
-    );
-  }
+  const problems = [...facts.problems, ...truncation(facts)];
   const result = ScanResultSchema.parse({
     version: 1,
     scannedAt: now.toISOString(),

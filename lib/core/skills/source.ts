@@ -153,31 +153,7 @@ export async function readSkillsSource(
       issues.push({ path: name, message: "has no SKILL.md" });
       continue;
     }
-    for (const rel of walk.files) {
-      if (!isSafeRelPath(rel)) {
-        issues.push({ path: rel, message: "has a name peaks cannot install safely" });
-        continue;
-      }
-      if (files.size >= MAX_SOURCE_FILES) {
-        throw invalid(path, [{
-          path: rel,
-          message: `the tree has more than ${MAX_SOURCE_FILES} files`,
-        }]);
-      }
-      const full = resolveRel(path, rel);
-      const info = await Deno.stat(full);
-      const size = info.size;
-      if (size > MAX_SOURCE_FILE_BYTES) {
-        issues.push({
-          path: rel,
-          message: `is ${size} bytes; the limit is ${MAX_SOURCE_FILE_BYTES}`,
-        });
-        continue;
-      }
-      const bytes = await Deno.readFile(full);
-      const mode = info.mode === null ? undefined : info.mode & 0o777;
-      files.set(rel, { bytes, sha256: await sha256Hex(bytes), ...(mode ? { mode } : {}) });
-    }
+    await readSkillFiles(path, walk.files, files, issues);
     const skillText = new TextDecoder().decode(files.get(`${name}/SKILL.md`)?.bytes);
     const checked = checkSkillFile(name, skillText);
     issues.push(...checked.issues);
@@ -189,4 +165,38 @@ export async function readSkillsSource(
   }
   if (issues.length) throw invalid(path, issues);
   return { kind, path, skills, files, ignored };
+}
+
+/** Reads each file of one skill into `files`; a name or size peaks cannot install is an issue. */
+async function readSkillFiles(
+  path: string,
+  rels: string[],
+  files: Map<string, SourceFile>,
+  issues: SkillIssue[],
+): Promise<void> {
+  for (const rel of rels) {
+    if (!isSafeRelPath(rel)) {
+      issues.push({ path: rel, message: "has a name peaks cannot install safely" });
+      continue;
+    }
+    if (files.size >= MAX_SOURCE_FILES) {
+      throw invalid(path, [{
+        path: rel,
+        message: `the tree has more than ${MAX_SOURCE_FILES} files`,
+      }]);
+    }
+    const full = resolveRel(path, rel);
+    const info = await Deno.stat(full);
+    const size = info.size;
+    if (size > MAX_SOURCE_FILE_BYTES) {
+      issues.push({
+        path: rel,
+        message: `is ${size} bytes; the limit is ${MAX_SOURCE_FILE_BYTES}`,
+      });
+      continue;
+    }
+    const bytes = await Deno.readFile(full);
+    const mode = info.mode === null ? undefined : info.mode & 0o777;
+    files.set(rel, { bytes, sha256: await sha256Hex(bytes), ...(mode ? { mode } : {}) });
+  }
 }
