@@ -61,9 +61,9 @@ Deno.test("the layering check fails on an upward import", () => {
 Deno.test("the layering check fails on a reach into another folder's private file", () => {
   const problems = layeringProblems(synthetic([
     ["lib/doctor/doctor.ts", "lib/skills/_install_root.ts"],
-    ["lib/subagent/list.ts", "lib/core/scan/_facts.ts"],
+    ["lib/subagent/list.ts", "lib/core/scan/_legacy.ts"],
     ["lib/subagent/dispatch.ts", "lib/subagent/detached/_dispatch.ts"],
-    ["lib/core/scan/scan.ts", "lib/core/scan/_facts.ts"],
+    ["lib/core/scan/scan.ts", "lib/core/scan/_legacy.ts"],
   ]));
   assertEquals(problems.map((p) => p.rule), ["cross-feature", "private", "private"]);
 });

@@ -1,6 +1,6 @@
 /**
  * What dispatch records are called and the words they use: file names, role
- * names, statuses, stages. Kept apart from the zod schema in records.ts
+ * names, statuses, stages. Kept apart from the zod schema in record.ts
  * because building the schema costs milliseconds that dispatch, which only
  * writes records, does not need to spend.
  */

@@ -5,7 +5,7 @@
  * swarm converge, doctor and the status line read it. The schema is
  * versioned: older records are migrated on read and written back in the
  * current version by the next locked update. File names, roles, statuses and
- * stages live in record_names.ts.
+ * stages live in names_light.ts.
  */
 import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";

@@ -1,7 +1,7 @@
 /**
  * The JS/TS stack vocabulary: for each stack field, the candidates in
  * priority order and how each is recognised (dependencies, files). Data only;
- * stack_js.ts evaluates it.
+ * _stack_js.ts evaluates it.
  */
 import type { DepHit } from "./facts.ts";
 import { majorOf } from "./facts.ts";
