@@ -2,7 +2,7 @@ import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { openSession, touchSession } from "../core/session/session.ts";
 import { PRESENCE_MODES, setPresence } from "../core/presence/presence.ts";
-import { callerIdFromEnv } from "../core/presence/caller_light.ts";
+import { callerIdFromEnv } from "../core/presence/presence_light.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { assertId } from "../core/ids.ts";
 import { usageError } from "../core/errors.ts";

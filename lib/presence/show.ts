@@ -2,8 +2,7 @@ import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { openSession } from "../core/session/session.ts";
 import { readContextReading, readPresence } from "../core/presence/presence.ts";
-import { callerIdFromEnv } from "../core/presence/caller_light.ts";
-import { presenceHeader, presenceView } from "../core/presence/view_light.ts";
+import { callerIdFromEnv, presenceHeader, presenceView } from "../core/presence/presence_light.ts";
 import { displayPath } from "../core/project/paths.ts";
 
 export default defineCommand({

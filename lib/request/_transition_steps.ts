@@ -5,7 +5,7 @@
  */
 import type { Warning } from "../core/errors.ts";
 import { readPresence } from "../core/presence/presence.ts";
-import { callerIdFromEnv } from "../core/presence/caller_light.ts";
+import { callerIdFromEnv } from "../core/presence/presence_light.ts";
 import type { QaVerdict, RequestMeta, RequestRole } from "../core/request/file.ts";
 import { peaksCommand, type SessionContext } from "../core/session/session.ts";
 import { confirmationRequired, lintGateFailed, prerequisitesMissing } from "./_gate_errors.ts";

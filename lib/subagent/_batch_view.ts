@@ -5,7 +5,7 @@ import { listBatchFiles } from "../core/batch/batch.ts";
 import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { readPresence } from "../core/presence/presence.ts";
-import { callerIdFromEnv } from "../core/presence/caller_light.ts";
+import { callerIdFromEnv } from "../core/presence/presence_light.ts";
 import type { Project } from "../core/project/project.ts";
 import { PeaksError } from "../core/errors.ts";
 import { peaksLine } from "../core/command/peaks_line.ts";

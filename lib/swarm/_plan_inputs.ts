@@ -7,7 +7,7 @@ import type { Ctx } from "../core/command/ctx.ts";
 import { gateError, PeaksError, type Warning } from "../core/errors.ts";
 import { readPreferences } from "../core/preferences/preferences.ts";
 import { type Presence, type PresenceMode, readPresence } from "../core/presence/presence.ts";
-import { callerIdFromEnv } from "../core/presence/caller_light.ts";
+import { callerIdFromEnv } from "../core/presence/presence_light.ts";
 import { readRequest, type RequestDocument } from "../core/request/file.ts";
 import { readScanResult } from "../core/scan/result.ts";
 import type { SessionContext } from "../core/session/session.ts";

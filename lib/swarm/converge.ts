@@ -6,7 +6,7 @@ import { gateError, PeaksError, type Warning } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { readPresence, setPresence } from "../core/presence/presence.ts";
-import { callerIdFromEnv } from "../core/presence/caller_light.ts";
+import { callerIdFromEnv } from "../core/presence/presence_light.ts";
 import { finalizeRecord } from "../core/record/terminal.ts";
 import { roleFileName } from "../core/record/names_light.ts";
 import { openSession, peaksCommand, type SessionContext } from "../core/session/session.ts";

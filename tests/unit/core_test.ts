@@ -9,7 +9,7 @@ import { PeaksError } from "../../lib/core/errors.ts";
 import { projectLayout } from "../../lib/core/project/paths.ts";
 import { shellQuote } from "../../lib/core/shell.ts";
 import { withGitignoreBlock } from "../../lib/core/project/workspace.ts";
-import { contextAction } from "../../lib/core/presence/view_light.ts";
+import { contextAction } from "../../lib/core/presence/presence_light.ts";
 import { z } from "zod";
 import { tempDir } from "../support/temp.ts";
 

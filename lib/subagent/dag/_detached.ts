@@ -12,7 +12,7 @@ import { withLock } from "../../core/fs/lock.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { IdeEntry } from "../../core/ide/ide.ts";
 import type { Project } from "../../core/project/project.ts";
-import { callerIdFromEnv } from "../../core/presence/caller_light.ts";
+import { callerIdFromEnv } from "../../core/presence/presence_light.ts";
 import { recordFileOf } from "../../core/record/names_light.ts";
 import { chooseVendor, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import type { DetachedPlan, PromptBudgetStep, WrittenDispatch } from "../dispatch/_record.ts";

@@ -9,7 +9,7 @@ import type { Ctx } from "../../core/command/ctx.ts";
 import { PeaksError } from "../../core/errors.ts";
 import { withLock } from "../../core/fs/lock.ts";
 import { displayPath } from "../../core/project/paths.ts";
-import { callerIdFromEnv } from "../../core/presence/caller_light.ts";
+import { callerIdFromEnv } from "../../core/presence/presence_light.ts";
 import { recordFileOf } from "../../core/record/names_light.ts";
 import { chooseVendor, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import { compactMeta } from "../_artifact_rules.ts";

@@ -9,7 +9,7 @@ import { PeaksError, type Warning } from "../../core/errors.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
 import { readPresence } from "../../core/presence/presence.ts";
-import { callerIdFromEnv } from "../../core/presence/caller_light.ts";
+import { callerIdFromEnv } from "../../core/presence/presence_light.ts";
 import { readRequest } from "../../core/request/file.ts";
 import { LEGACY_ARCHETYPES, readScanResult } from "../../core/scan/result.ts";
 import { readJsonFile } from "../../core/fs/json.ts";

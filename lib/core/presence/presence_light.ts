@@ -1,8 +1,30 @@
 /**
- * The zod-free half of presence: context tiers and the header, for
- * `statusline render`, which must stay fast and never load zod.
+ * The zod-free half of presence: caller ids, context tiers and the header.
+ * `statusline render` runs after every assistant message and must never load
+ * zod; dispatch and the swarm ask for the caller id on their hot paths too.
  */
+import type { Env } from "../command/ctx.ts";
+import { isValidId } from "../ids.ts";
 import type { ContextReading, Presence, PresenceMode } from "./presence.ts";
+
+/** Environment variables that identify the caller's window, in order of preference. */
+export const CALLER_ID_VARIABLES = ["PEAKS_CALLER_ID", "CLAUDE_CODE_SESSION_ID"] as const;
+
+/** Makes any caller id usable as a file name (long or odd ids are hashed). */
+export async function callerFileId(raw: string): Promise<string> {
+  if (isValidId(raw) && raw.length <= 64) return raw;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(raw));
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return `h-${hex.slice(0, 24)}`;
+}
+
+export async function callerIdFromEnv(env: Env): Promise<string | undefined> {
+  for (const name of CALLER_ID_VARIABLES) {
+    const value = env.get(name)?.trim();
+    if (value) return await callerFileId(value);
+  }
+  return undefined;
+}
 
 export type ContextAction = "ok" | "soft-warn" | "pre-compact" | "red-line" | "unknown";
 
