@@ -8,7 +8,7 @@ import { recordFileOf } from "../core/record/names_light.ts";
 import { describeIssues } from "../core/fs/json.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
 import { RunFiles } from "./detached/_run_files.ts";
-import { supervise } from "./detached/_supervisor.ts";
+import { supervise } from "./detached/_supervised_run.ts";
 
 export default defineCommand({
   name: "sub-agent supervise",

@@ -9,7 +9,7 @@ import {
 } from "../../lib/subagent/detached/_history_boundary.ts";
 import { composeDetachedPrompt } from "../../lib/subagent/_instructions.ts";
 import { findResult } from "../../lib/subagent/detached/_result_scan.ts";
-import { progressAt } from "../../lib/subagent/detached/_supervisor.ts";
+import { progressAt } from "../../lib/subagent/detached/_supervised_run.ts";
 import { invocation, VENDOR_CLI } from "../../lib/subagent/detached/_vendor_cli.ts";
 import type { RuntimeArgs } from "../../lib/subagent/dispatch/_runtime_args.ts";
 import { tempDir, writeText } from "../support/temp.ts";
