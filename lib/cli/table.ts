@@ -4,16 +4,9 @@
  * `deno compile` still embeds every module. Help for groups and the command
  * list comes from here without loading any command.
  */
-import type { AnyCommand } from "../core/command/spec.ts";
+import type { CommandEntry } from "./entry.ts";
 
-export interface CommandEntry {
-  /** Words as typed: "sub-agent dispatch". */
-  name: string;
-  summary: string;
-  load: () => Promise<{ default: AnyCommand }>;
-  /** Plumbing that users and skills never call directly. */
-  hidden?: boolean;
-}
+export type { CommandEntry };
 
 export const GROUPS: Record<string, string> = {
   workspace: "Create and inspect the project's .peaks workspace.",

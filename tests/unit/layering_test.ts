@@ -20,6 +20,11 @@ Deno.test("lib keeps its layers: nothing runs back up, no private reach-ins, no 
   assertEquals(layeringProblems(graph).map((p) => p.message), []);
 });
 
+Deno.test("no cycle even through the lazy imports (the table hands completions itself)", () => {
+  const everyEdge = { ...graph, edges: graph.edges.map((e) => ({ ...e, dynamic: false })) };
+  assertEquals(eagerCycles(everyEdge), []);
+});
+
 Deno.test("lib has four floors: entry, kernel, features, core", () => {
   const { count, chain } = floors(graph);
   assert(count <= 4, `the longest chain of folders is ${chain.join(" -> ")}`);

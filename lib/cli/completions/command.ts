@@ -1,5 +1,5 @@
 import { defineCommand } from "../../core/command/spec.ts";
-import type { CommandEntry } from "../table.ts";
+import type { CommandEntry } from "../entry.ts";
 import { buildCompletionModel, type CompletionModel } from "./model.ts";
 import { bashScript } from "./bash.ts";
 

@@ -3,7 +3,7 @@
  * command's declaration: the same source as the parser and `--help`, so
  * completions never offer a flag or value the CLI would refuse.
  */
-import type { CommandEntry } from "../table.ts";
+import type { CommandEntry } from "../entry.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
 import type { AnyCommand, FlagDefs } from "../../core/command/spec.ts";
 
