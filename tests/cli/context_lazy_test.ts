@@ -89,7 +89,10 @@ Deno.test("no static import path leads from the entry point or any command to he
       .filter((d) => d.code && isHeadroom(graph, resolved(graph, d.code.specifier)))
       .map((d) => ({ from: module.specifier, dynamic: d.isDynamic === true }))
   );
-  assertEquals(importers, [{ from: fileUrl("lib/core/prompt_budget/headroom.ts"), dynamic: true }]);
+  assertEquals(importers, [{
+    from: fileUrl("lib/core/prompt_budget/_headroom.ts"),
+    dynamic: true,
+  }]);
 });
 
 Deno.test("the status line loads no zod: its module and the flag parser reach no npm package but std", async () => {

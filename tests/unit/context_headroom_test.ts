@@ -4,7 +4,7 @@ import {
   compressPrompt,
   describeFailure,
   headroomSettings,
-} from "../../lib/core/prompt_budget/headroom.ts";
+} from "../../lib/core/prompt_budget/_headroom.ts";
 import { governPrompt, type GovernRequest } from "../../lib/core/prompt_budget/governance.ts";
 import { ideById } from "../../lib/core/ide/ide.ts";
 import { projectLayout } from "../../lib/core/project/paths.ts";

@@ -33,7 +33,7 @@ import { gateError, PeaksError, usageError, type Warning } from "../errors.ts";
 import type { IdeEntry } from "../ide/ide.ts";
 import type { Project } from "../project/project.ts";
 import type { Preferences } from "../preferences/preferences.ts";
-import type { HeadroomResult } from "./headroom_result.ts";
+import type { HeadroomResult } from "./_headroom_result.ts";
 import {
   type BudgetVerdict,
   evaluateBudget,
@@ -44,7 +44,7 @@ import {
   THRESHOLDS,
   utf8Bytes,
 } from "./budget.ts";
-import type { SdkLoader } from "./headroom.ts";
+import type { SdkLoader } from "./_headroom.ts";
 
 /** What a suggested re-run changes; the caller turns it into its own command line. */
 export interface RerunChange {
@@ -247,7 +247,7 @@ async function compressIfAllowed(
     warnings.push(preferences);
     return { current: prompt, headroomRecord: null };
   }
-  const { compressPrompt, headroomSettings, proxyModel } = await import("./headroom.ts");
+  const { compressPrompt, headroomSettings, proxyModel } = await import("./_headroom.ts");
   const settings = headroomSettings(request.env, preferences.headroom, request.headroomMode);
   if (!settings.enabled) {
     warnings.push({

@@ -9,7 +9,7 @@ import { z } from "../zod.ts";
 import type { Env } from "../command/ctx.ts";
 import type { Warning } from "../errors.ts";
 import type { HeadroomPreferencesSchema } from "../preferences/preferences.ts";
-import type { HeadroomResult } from "./headroom_result.ts";
+import type { HeadroomResult } from "./_headroom_result.ts";
 import { type HeadroomMode, tokenBudgetFor, utf8Bytes } from "./budget.ts";
 
 export const DEFAULT_BASE_URL = "http://localhost:8787";
