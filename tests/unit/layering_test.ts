@@ -10,6 +10,7 @@ import {
   floors,
   type ImportGraph,
   layeringProblems,
+  layerOf,
   readImportGraph,
   staticClosure,
 } from "../support/import_graph.ts";
@@ -29,6 +30,18 @@ Deno.test("lib has four floors: entry, kernel, features, core", () => {
   const { count, chain } = floors(graph);
   assert(count <= 4, `the longest chain of folders is ${chain.join(" -> ")}`);
   assert(graph.edges.some((e) => e.from === "lib/cli/table.ts" && e.dynamic), "the table is read");
+});
+
+Deno.test("a feature folder holds its commands (named after their verbs) and _-prefixed helpers", () => {
+  const commands = new Set(
+    graph.edges.filter((e) => e.from === "lib/cli/table.ts" && e.dynamic).map((e) => e.to),
+  );
+  const loose = graph.files.filter((f) => {
+    const name = f.split("/").pop()!;
+    return layerOf(f) === "feature" && !name.startsWith("_") && name !== "mod.ts" &&
+      !commands.has(f);
+  });
+  assertEquals(loose, []);
 });
 
 Deno.test("the zod-free splits (`*_light.ts`) load no zod and no npm package but std", () => {
