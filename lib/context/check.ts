@@ -12,7 +12,7 @@ import {
   type RerunChange,
 } from "../core/prompt_budget/governance.ts";
 import { governanceFlags, governanceWords } from "../core/prompt_budget/flags.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 
 export const CHECK_ENVELOPE_VERSION = "1.0.0";

@@ -4,7 +4,7 @@
  */
 import { listOrphans, lostVendorInstructions } from "../core/detached/orphans.ts";
 import { type Check, somePaths } from "./_model.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export const detachedCheck: Check = {
   name: "detached",

@@ -13,7 +13,7 @@ import { isTerminal } from "../core/record/names_light.ts";
 import { initCommand } from "../core/session/session.ts";
 import { type Check, type CheckOutcome, somePaths } from "./_model.ts";
 import { exists } from "../core/fs/files.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export const MAX_RECORD_FILES = 5000;
 

@@ -8,7 +8,7 @@ import { checkRequirements } from "../core/request/requirements.ts";
 import { readScanResult } from "../core/scan/result.ts";
 import type { Project } from "../core/project/project.ts";
 import type { Check } from "./_model.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 async function storedScanNamesStack(project: Project): Promise<boolean> {
   const scan = await readScanResult(project).catch(() => undefined);

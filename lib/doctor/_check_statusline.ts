@@ -8,7 +8,7 @@ import { PeaksError } from "../core/errors.ts";
 import { join } from "../core/std.ts";
 import type { Check, CheckOutcome } from "./_model.ts";
 import { isFile } from "../core/fs/files.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 interface SettingsFile {
   path: string;

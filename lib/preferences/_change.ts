@@ -13,8 +13,8 @@ import { initCommand, resolveSession } from "../core/session/session.ts";
 import { updateJson } from "../core/fs/json.ts";
 import { withValue } from "./_keys.ts";
 import { withLock } from "../core/fs/lock.ts";
-import { writeJsonAtomic } from "../core/fs/atomic.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { writeJsonAtomic } from "../core/fs/files.ts";
+import { peaksLine } from "../core/shell.ts";
 
 const SESSION_KEY = "autoUpgradePromptSessionId";
 

@@ -1,6 +1,6 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { createFileExclusive } from "../core/fs/atomic.ts";
+import { createFileExclusive } from "../core/fs/files.ts";
 import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import {

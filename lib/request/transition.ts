@@ -1,6 +1,6 @@
 import { type CommandResult, defineCommand, type Input } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { writeFileAtomic } from "../core/fs/atomic.ts";
+import { writeFileAtomic } from "../core/fs/files.ts";
 import { gateError, usageError } from "../core/errors.ts";
 import { withLock } from "../core/fs/lock.ts";
 import { QA_VERDICTS, renderRequest, type RequestMeta } from "../core/request/file.ts";

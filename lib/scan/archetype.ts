@@ -8,7 +8,7 @@ import type { Warning } from "../core/errors.ts";
 import { scanProject } from "../core/scan/scan.ts";
 import { knownStack, writeScanFiles } from "../core/scan/report.ts";
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_FILES } from "../core/scan/walk.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export default defineCommand({
   name: "scan archetype",

@@ -4,7 +4,6 @@ import { openSession } from "../core/session/session.ts";
 import { LEGACY_ARCHETYPES } from "../core/scan/result.ts";
 import { displayPath } from "../core/project/paths.ts";
 import type { Warning } from "../core/errors.ts";
-import { writeFileAtomic } from "../core/fs/atomic.ts";
 import { withLock } from "../core/fs/lock.ts";
 import { scanProject } from "../core/scan/scan.ts";
 import {
@@ -15,8 +14,8 @@ import {
 } from "../core/scan/existing_system.ts";
 import { mergeDocument, TO_COMPLETE_HEADINGS } from "../core/scan/existing_system_doc.ts";
 import { assertWritable } from "../core/project/writable.ts";
-import { readIfPresent } from "../core/fs/files.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { readIfPresent, writeFileAtomic } from "../core/fs/files.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export default defineCommand({
   name: "scan existing-system",

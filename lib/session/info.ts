@@ -6,7 +6,7 @@ import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { readBinding, readSessionMeta, resolveSession } from "../core/session/session.ts";
 import { PeaksError } from "../core/errors.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export default defineCommand({
   name: "session info",

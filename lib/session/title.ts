@@ -4,7 +4,7 @@ import { assertId, printable } from "../core/ids.ts";
 import { isNotFound, PeaksError, usageError } from "../core/errors.ts";
 import { SessionMetaSchema, TITLE_MAX } from "../core/session/session.ts";
 import { updateJson } from "../core/fs/json.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

@@ -1,7 +1,7 @@
 /** Carries out `skills install` in one skills folder: plan, refuse conflicts, write, record. */
 import type { Ctx } from "../core/command/ctx.ts";
 import { gateError } from "../core/errors.ts";
-import { writeFileAtomic } from "../core/fs/atomic.ts";
+import { writeFileAtomic } from "../core/fs/files.ts";
 import { VERSION } from "../core/command/build.ts";
 import type { AgentId, InstallRoot } from "../core/skills/agents.ts";
 import {

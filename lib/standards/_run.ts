@@ -29,7 +29,7 @@ import { renderBlock } from "../core/standards/files.ts";
 import { applyPlans, type FilePlan, planTargets } from "./_targets.ts";
 import { listClaudeRules } from "../core/standards/claude_rules.ts";
 import { readIfPresent } from "../core/fs/files.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export const standardsFlags = {
   apply: flag.boolean("Write the files (without it the command only reports the plan)."),

@@ -8,7 +8,6 @@ import type { Project } from "../core/project/project.ts";
 import type { ScanResult } from "../core/scan/result.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { PeaksError } from "../core/errors.ts";
-import { writeFileAtomic } from "../core/fs/atomic.ts";
 import type { ConventionSection } from "../core/scan/existing_system_doc.ts";
 import {
   renderConventionsFile,
@@ -23,7 +22,7 @@ import {
   type TargetPlan,
 } from "../core/standards/files.ts";
 import { assertWritable } from "../core/project/writable.ts";
-import { fileMode, readIfPresent } from "../core/fs/files.ts";
+import { fileMode, readIfPresent, writeFileAtomic } from "../core/fs/files.ts";
 
 export type FileStatus =
   | "missing"

@@ -4,7 +4,7 @@ import { resolveProject } from "../core/project/project.ts";
 import { isValidId } from "../core/ids.ts";
 import type { ContextReading } from "../core/presence/presence.ts";
 import { callerFileId, callerIdFromEnv, presenceView } from "../core/presence/presence_light.ts";
-import { writeJsonAtomic } from "../core/fs/atomic.ts";
+import { writeJsonAtomic } from "../core/fs/files.ts";
 import { batchCounts, batchHeader } from "../core/batch/line_light.ts";
 import { peekBoundSession, peekContext, peekOpenBatch, peekPresence } from "./_peek_light.ts";
 

@@ -8,7 +8,7 @@ import { readPresence } from "../core/presence/presence.ts";
 import { callerIdFromEnv } from "../core/presence/presence_light.ts";
 import type { Project } from "../core/project/project.ts";
 import { PeaksError } from "../core/errors.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export function batchNotFound(project: Project, sid: string, batchId: string): PeaksError {
   return new PeaksError(

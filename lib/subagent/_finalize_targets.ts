@@ -15,7 +15,7 @@ import { isTerminal, quarantineCommand } from "../core/record/names_light.ts";
 import { resolveSession } from "../core/session/session.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
 import { batchNotFound } from "./_batch_view.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export interface TargetFlags {
   record?: string;

@@ -8,10 +8,9 @@
  * CLI injects them so no skill has to copy them, and every command in them
  * names the real record and batch.
  */
-import { commandLine } from "../core/shell.ts";
+import { commandLine, peaksLine, projectArgs } from "../core/shell.ts";
 import { roleFileName, STAGES } from "../core/record/names_light.ts";
 import type { RuntimeArgs } from "./dispatch/_runtime_args.ts";
-import { peaksLine, projectArgs } from "../core/command/peaks_line.ts";
 
 export const COMMIT_POLICY_TITLE = "## Commit / push policy (mandatory)";
 

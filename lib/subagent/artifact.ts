@@ -3,12 +3,16 @@ import { flag } from "../core/command/flag.ts";
 import { PeaksError, usageError } from "../core/errors.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { guardFlagPath, resolveProject } from "../core/project/project.ts";
-import { type ArtifactMeta, readRecord, recordNotFound } from "../core/record/record.ts";
+import {
+  type ArtifactMeta,
+  readRecord,
+  recordNotFound,
+  updateExistingRecord,
+} from "../core/record/record.ts";
 import { ARTIFACT_STATES, isTerminal } from "../core/record/names_light.ts";
 import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./_artifact_rules.ts";
 import { SUMMARY_MAX } from "./_artifact_rules.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
-import { updateExistingRecord } from "../core/record/update.ts";
 
 export default defineCommand({
   name: "sub-agent artifact",

@@ -1,15 +1,19 @@
-import { defineCommand, type Input } from "../core/command/spec.ts";
+import { type CommandResult, defineCommand, type Input } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import type { Warning } from "../core/errors.ts";
 import { readGitHead } from "../core/project/git.ts";
 import { detectIde, IDE_IDS } from "../core/ide/ide.ts";
 import { newUuid, optionalId } from "../core/ids.ts";
 import { guardFlagPath } from "../core/project/project.ts";
-import { usageError } from "../core/errors.ts";
+import { usageError, type Warning } from "../core/errors.ts";
 import { assertRole } from "../core/record/names_light.ts";
 import { openSession } from "../core/session/session.ts";
-import { declareArtifacts } from "./_artifact_rules.ts";
-import type { PromptBudgetStep } from "./dispatch/_record.ts";
+import { compactMeta, declareArtifacts } from "./_artifact_rules.ts";
+import {
+  ENVELOPE_VERSION,
+  type PromptBudgetStep,
+  writeDispatch,
+  type WrittenDispatch,
+} from "./dispatch/_record.ts";
 import { governanceFlags, governanceWords } from "../core/prompt_budget/flags.ts";
 import { type Replay, replayPlan } from "./dispatch/_replay.ts";
 import { type PromptInput, readPromptInput } from "./dispatch/_prompt_input.ts";
@@ -17,9 +21,11 @@ import { promptBudgetStep } from "./dispatch/_prompt_budget_step.ts";
 import { fanoutWarning } from "./dispatch/_fanout_check.ts";
 import { generatedRequestId, readSurroundings, runtimeArgs } from "./dispatch/_runtime_args.ts";
 import { assertDetachedFlags, detachedFlags } from "./detached/_flags.ts";
-import { dispatchInline } from "./dispatch/_inline.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 import type { RecordInputs } from "./detached/_input.ts";
+import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./dispatch/_tool_call.ts";
+import { BATCH_SOFT_LIMIT } from "../core/batch/batch.ts";
+import { peaksLine } from "../core/shell.ts";
 
 const spec = defineCommand({
   name: "sub-agent dispatch",
@@ -260,5 +266,103 @@ const IDE_ASSUMED: Warning = {
   message:
     "No IDE detected from the environment or project folders; assuming claude-code. Pass --ide to choose.",
 };
+
+// In-process dispatch, the common mode: the record is written and the envelope hands the
+// orchestrator the tool call that starts the sub-agent inside its own IDE.
+
+const utf8 = (text: string) => new TextEncoder().encode(text).length;
+
+async function dispatchInline(
+  inputs: RecordInputs,
+  budgetStep: PromptBudgetStep,
+): Promise<CommandResult<unknown>> {
+  const { project, runtime, flags, warnings } = inputs;
+  const written = await writeDispatch({
+    project,
+    runtime,
+    ide: inputs.ide,
+    brief: flags.brief,
+    callerPrompt: inputs.prompt.text,
+    artifactMetas: inputs.artifactMetas,
+    git: inputs.git,
+    graphNodeId: inputs.graphNodeId,
+    workflowId: inputs.workflowId,
+    now: inputs.now,
+  }, budgetStep);
+  warnings.push(...written.budget.warnings);
+  const overLimit = batchOverLimit(runtime.batchId, written.record.dispatchedInBatch);
+  if (overLimit) warnings.push(overLimit);
+  const pointer = flags.brief === "pointer";
+  const { role, batchId } = runtime;
+  return {
+    data: inlineData(inputs, written),
+    warnings,
+    nextActions: pointer
+      ? []
+      : [peaksLine(project.root, ["sub-agent", "status", "--batch", batchId])],
+    human: [
+      `dispatched ${role} as #${written.record.dispatchedInBatch} of batch ${batchId} (${inputs.ide.id}, brief ${flags.brief})`,
+      `record: ${written.displayPath}`,
+      `tool call: ${
+        written.toolCall!.name
+      } (prompt ${written.record.promptSize} bytes; use --json for data.toolCall)`,
+    ].join("\n"),
+  };
+}
+
+function batchOverLimit(batchId: string, n: number): Warning | undefined {
+  if (n <= BATCH_SOFT_LIMIT) return undefined;
+  return {
+    code: "BATCH_OVER_LIMIT",
+    message:
+      `Batch ${batchId} now has ${n} members; more than ${BATCH_SOFT_LIMIT} parallel sub-agents is hard to follow and to converge.`,
+    count: n,
+  };
+}
+
+function inlineData(inputs: RecordInputs, written: WrittenDispatch): Record<string, unknown> {
+  const { runtime, flags } = inputs;
+  const { record, budget } = written;
+  const toolCall = written.toolCall!;
+  const shownMetas = inputs.artifactMetas.map(compactMeta);
+  const promptBytes = utf8(String(toolCall.args.prompt));
+  const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
+  const data: Record<string, unknown> = {
+    envelopeVersion: ENVELOPE_VERSION,
+    role: runtime.role,
+    ide: inputs.ide.id,
+    originalPromptSize: record.originalPromptSize,
+    promptSize: record.promptSize,
+    toolCall,
+    ...(written.aliases.length ? { toolCallAliases: written.aliases } : {}),
+    dispatchRecordPath: written.displayPath,
+    batchId: runtime.batchId,
+    dispatchedInBatch: record.dispatchedInBatch,
+    headroomCompressed: budget.headroomCompressed,
+    headroomResult: budget.headroomResult,
+    forcedAt: budget.forcedAt,
+    ...(budget.verdict && flags.brief !== "pointer" ? { contextBudget: budget.verdict } : {}),
+    contextImpact: { promptBytes, artifactBytes, totalBytes: promptBytes + artifactBytes },
+    artifactMetas: shownMetas,
+    orchestratorVisibleHint: visibleHint(
+      toolCall.name,
+      runtime.role,
+      runtime.requestId,
+      runtime.batchId,
+    ),
+    artifactsPublicPaths: runtime.declaredArtifacts,
+    expectedCompletionSeconds: EXPECTED_COMPLETION_SECONDS,
+  };
+  // Pointer mode promises an envelope under 1 KB: the fields above and nothing more.
+  if (flags.brief !== "pointer") {
+    data.projectRoot = inputs.project.root;
+    data.instructions = [
+      "This was a dry run: call the tool data.toolCall.name with data.toolCall.args now.",
+      "Print data.orchestratorVisibleHint once per fan-out, then issue all tool calls in one message.",
+      `When the sub-agent returns: git status, git diff, then peaks sub-agent finalize --record ${written.displayPath} --outcome done --result-json '<its return JSON>'.`,
+    ];
+  }
+  return data;
+}
 
 export default spec;

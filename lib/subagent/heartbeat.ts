@@ -6,8 +6,8 @@ import { resolveProject } from "../core/project/project.ts";
 import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record/names_light.ts";
 import { applyBeat, BEAT_STATUSES } from "./_heartbeat_update.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
-import { updateExistingRecord } from "../core/record/update.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { updateExistingRecord } from "../core/record/record.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export default defineCommand({
   name: "sub-agent heartbeat",

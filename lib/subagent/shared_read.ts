@@ -5,7 +5,7 @@ import { usageError } from "../core/errors.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { openSession } from "../core/session/session.ts";
 import { keyGlob, requireBatch } from "./_channel_access.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 /** Values beyond this many bytes are left out unless asked for (--full or an exact --key). */
 const OUTPUT_BUDGET = 16 * 1024;

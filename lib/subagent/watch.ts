@@ -12,8 +12,8 @@ import { isTerminal } from "../core/record/names_light.ts";
 import { openSession } from "../core/session/session.ts";
 import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "./_batch_view.ts";
 import { sleep } from "../core/fs/files.ts";
-import { updateRecord } from "../core/record/update.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { updateRecord } from "../core/record/record.ts";
+import { peaksLine } from "../core/shell.ts";
 
 /** Writes `stale` / `never-started` into records that reached it, re-checked under each lock. */
 async function persistMarks(members: MemberView[], now: Date): Promise<void> {

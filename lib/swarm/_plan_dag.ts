@@ -11,7 +11,7 @@ import type { RequestType } from "../core/request/file.ts";
 import type { SwarmRole } from "./_plan_file.ts";
 import { gateBRequirements } from "./_gate_b.ts";
 import type { Shape } from "./_plan_rules.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export interface PlanDagInput {
   project: Project;

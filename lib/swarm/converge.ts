@@ -15,7 +15,7 @@ import { convergeCommand, dispatchDagCommand, planCommand } from "./_commands.ts
 import { nextSteps } from "./_converge_next.ts";
 import { degradation } from "./_gate_b.ts";
 import { assessMembers, openMembers } from "./_members.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 
 const FINALIZE_ERROR = "finalized as failed by swarm converge --finalize-open";

@@ -1,6 +1,6 @@
 import { type CommandResult, defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { writeJsonAtomic } from "../core/fs/atomic.ts";
+import { writeJsonAtomic } from "../core/fs/files.ts";
 import { readBatch } from "../core/batch/batch.ts";
 import { type Dag, dagHash, parseDag } from "../core/dag/dag.ts";
 import type { Warning } from "../core/errors.ts";

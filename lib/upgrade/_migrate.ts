@@ -7,7 +7,6 @@ import { isValidId } from "../core/ids.ts";
 import { fileTimestamp } from "../core/ids.ts";
 import type { Project } from "../core/project/project.ts";
 import { DEFAULT_PREFERENCES, PreferencesSchema } from "../core/preferences/preferences.ts";
-import { createFileExclusive, writeJsonAtomic } from "../core/fs/atomic.ts";
 import { withLock } from "../core/fs/lock.ts";
 import {
   ensureGitignore,
@@ -18,7 +17,7 @@ import { LEGACY_SESSION_DIR, type Signal } from "./_detect.ts";
 import { migrateStandards } from "./_standards.ts";
 import { backupFile, type Migration, moveToBackup, rel, step, type StepReport } from "./_steps.ts";
 import { assertWritable } from "../core/project/writable.ts";
-import { exists, readIfPresent } from "../core/fs/files.ts";
+import { createFileExclusive, exists, readIfPresent, writeJsonAtomic } from "../core/fs/files.ts";
 
 async function workspaceStep(m: Migration): Promise<StepReport> {
   const { runtime, subAgents } = m.project.layout;

@@ -7,13 +7,12 @@
  * never touched.
  */
 import { dirname, join } from "../core/std.ts";
-import { writeFileAtomic } from "../core/fs/atomic.ts";
 import { isPeaksRule, readRuleFiles, THINNED_MARKER } from "../core/standards/claude_rules.ts";
 import { planOwnedFile } from "../core/standards/files.ts";
 import { STANDARDS_README } from "../core/standards/render.ts";
 import { assertWritable } from "../core/project/writable.ts";
 import { backupFile, type Migration, rel, step, type StepReport } from "./_steps.ts";
-import { fileMode, readIfPresent } from "../core/fs/files.ts";
+import { fileMode, readIfPresent, writeFileAtomic } from "../core/fs/files.ts";
 
 export function thinnedRule(ruleRel: string, keptAt: string): string {
   return [

@@ -4,7 +4,7 @@ import { type Project, resolveProject } from "../core/project/project.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { detect1x } from "./_detect.ts";
 import { migrateTo2 } from "./_migrate.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 
 const CHOICES = [

@@ -4,7 +4,7 @@ import { type Project, resolveProject } from "../core/project/project.ts";
 import { assertId, newSessionId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { readValidated, updateJson } from "../core/fs/json.ts";
-import { writeJsonAtomic } from "../core/fs/atomic.ts";
+import { writeJsonAtomic } from "../core/fs/files.ts";
 import { isNotFound, PeaksError } from "../core/errors.ts";
 import {
   bindingRepair,
@@ -13,7 +13,7 @@ import {
   SessionMetaSchema,
 } from "../core/session/session.ts";
 import { ensureGitignore, ensureWorkspaceDirs } from "../core/project/workspace.ts";
-import { peaksLine } from "../core/command/peaks_line.ts";
+import { peaksLine } from "../core/shell.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 
 async function refuseSymlinkedWorkspace(peaksDir: string): Promise<void> {

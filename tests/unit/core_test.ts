@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "@std/assert";
 import { redact } from "../../lib/cli/redact.ts";
 import { assertId, isValidId, newSessionId, printable } from "../../lib/core/ids.ts";
-import { createFileExclusive, writeFileAtomic } from "../../lib/core/fs/atomic.ts";
+import { createFileExclusive, writeFileAtomic } from "../../lib/core/fs/files.ts";
 import { guardPath } from "../../lib/core/project/guard.ts";
 import { withLock } from "../../lib/core/fs/lock.ts";
 import { readValidated, updateJson } from "../../lib/core/fs/json.ts";

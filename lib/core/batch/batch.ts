@@ -13,7 +13,7 @@ import { z } from "../zod.ts";
 import { isNotFound } from "../errors.ts";
 import type { Project } from "../project/project.ts";
 import { readValidated, updateJson } from "../fs/json.ts";
-import { writeJsonAtomic } from "../fs/atomic.ts";
+import { writeJsonAtomic } from "../fs/files.ts";
 import { commandLine } from "../shell.ts";
 
 export const BATCH_VERSION = 1;

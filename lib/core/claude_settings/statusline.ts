@@ -6,10 +6,9 @@ import { resolveProject } from "../project/project.ts";
 import { assertNotSymlink, guardPath } from "../project/guard.ts";
 import { gateError, isNotFound, PeaksError } from "../errors.ts";
 import { join } from "../std.ts";
-import { writeFileAtomic } from "../fs/atomic.ts";
-import { commandLine } from "../shell.ts";
+import { writeFileAtomic } from "../fs/files.ts";
+import { commandLine, projectArgs } from "../shell.ts";
 import { readSettings, setTopLevel } from "./settings.ts";
-import { projectArgs } from "../command/peaks_line.ts";
 
 export const STATUSLINE_COMMAND = "peaks statusline render";
 

@@ -7,7 +7,6 @@
  * scoped permissions on every OS and is never fooled by a reused pid.
  */
 import { z } from "../zod.ts";
-import { writeJsonAtomic } from "../fs/atomic.ts";
 import { isNotFound } from "../errors.ts";
 import { isValidId } from "../ids.ts";
 import { displayPath } from "../project/paths.ts";
@@ -16,7 +15,7 @@ import { OUTCOMES } from "../record/names_light.ts";
 import { type FailedOpen, failOpenRecord } from "../record/terminal.ts";
 import { join } from "../std.ts";
 import { readValidated } from "../fs/json.ts";
-import { exists, sleep } from "../fs/files.ts";
+import { exists, sleep, writeJsonAtomic } from "../fs/files.ts";
 
 export const RUN_FILES = {
   pid: "pid",

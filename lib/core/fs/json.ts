@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { isNotFound, PeaksError } from "../errors.ts";
-import { writeJsonAtomic } from "./atomic.ts";
+import { writeJsonAtomic } from "./files.ts";
 import { withLock } from "./lock.ts";
 
 export interface ReadOptions {

@@ -1,7 +1,7 @@
 /** The workspace skeleton: directories and the managed .peaks/.gitignore. */
 import type { Project } from "./project.ts";
 import { displayPath } from "./paths.ts";
-import { writeFileAtomic } from "../fs/atomic.ts";
+import { writeFileAtomic } from "../fs/files.ts";
 import { isNotFound } from "../errors.ts";
 
 export const GITIGNORE_BEGIN =

@@ -9,7 +9,13 @@
  */
 import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";
-import { describeIssues, readJsonFile, type ReadOptions, unreadable } from "../fs/json.ts";
+import {
+  describeIssues,
+  readJsonFile,
+  type ReadOptions,
+  unreadable,
+  updateJson,
+} from "../fs/json.ts";
 import { isNotFound, PeaksError } from "../errors.ts";
 import {
   ARTIFACT_STATES,
@@ -20,7 +26,7 @@ import {
   RECORD_VERSION,
   STAGES,
 } from "./names_light.ts";
-import { peaksLine } from "../command/peaks_line.ts";
+import { peaksLine } from "../shell.ts";
 
 const iso = z.string().min(1);
 
@@ -269,4 +275,33 @@ export async function listRecords(project: Project, sid: string): Promise<Record
   const listing = await readRecords(names.map((n) => project.layout.dispatchRecord(sid, n)));
   listing.records.sort((a, b) => b.record.createdAt.localeCompare(a.record.createdAt));
   return listing;
+}
+
+/** What a change decides: the record to write (none leaves the file untouched) and the answer. */
+export interface RecordChange<R> {
+  value?: DispatchRecord;
+  result: R;
+}
+
+/**
+ * The locked read-modify-write of one record, typed; every writer of a record goes through it,
+ * so none casts or writes one by hand. `record` is undefined when the file is gone.
+ */
+export function updateRecord<R>(
+  path: string,
+  change: (record: DispatchRecord | undefined) => RecordChange<R> | Promise<RecordChange<R>>,
+): Promise<R> {
+  return updateJson(path, RecordFileSchema, recordReadOptions(path), change);
+}
+
+/** Like updateRecord, for a record that must exist: a missing one is RECORD_NOT_FOUND. */
+export function updateExistingRecord<R>(
+  project: Project,
+  path: string,
+  change: (record: DispatchRecord) => RecordChange<R> | Promise<RecordChange<R>>,
+): Promise<R> {
+  return updateRecord(path, (record) => {
+    if (!record) throw recordNotFound(project, path);
+    return change(record);
+  });
 }

@@ -8,7 +8,7 @@
 import type { Project } from "../project/project.ts";
 import type { DispatchRecord, SubAgentResult } from "./record.ts";
 import { isTerminal, type Outcome } from "./names_light.ts";
-import { updateExistingRecord, updateRecord } from "./update.ts";
+import { updateExistingRecord, updateRecord } from "./record.ts";
 
 /** The record with its terminal status: status and outcome, completedAt and updatedAt. */
 export function endRecord(record: DispatchRecord, outcome: Outcome, at: string): DispatchRecord {

@@ -6,7 +6,7 @@
 import type { Project } from "../project/project.ts";
 import type { ScanResult } from "./result.ts";
 import { displayPath } from "../project/paths.ts";
-import { writeFileAtomic, writeJsonAtomic } from "../fs/atomic.ts";
+import { writeFileAtomic, writeJsonAtomic } from "../fs/files.ts";
 import { isNotFound } from "../errors.ts";
 import { assertWritable } from "../project/writable.ts";
 

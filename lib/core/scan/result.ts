@@ -6,7 +6,7 @@
 import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";
 import { readValidated } from "../fs/json.ts";
-import { peaksLine } from "../command/peaks_line.ts";
+import { peaksLine } from "../shell.ts";
 
 export const ARCHETYPES = [
   "greenfield",

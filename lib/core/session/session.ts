@@ -4,8 +4,7 @@ import { isValidId, printable } from "../ids.ts";
 import type { Ctx } from "../command/ctx.ts";
 import { type Project, resolveProject } from "../project/project.ts";
 import { readValidated, updateJson } from "../fs/json.ts";
-import { commandLine } from "../shell.ts";
-import { peaksLine } from "../command/peaks_line.ts";
+import { commandLine, peaksLine } from "../shell.ts";
 
 export const SessionBindingSchema = z.object({
   sessionId: z.string(),

@@ -5,7 +5,7 @@
  * never overwritten or deleted by accident.
  */
 import { z } from "../zod.ts";
-import { writeJsonAtomic } from "../fs/atomic.ts";
+import { writeJsonAtomic } from "../fs/files.ts";
 import { readValidated } from "../fs/json.ts";
 import { join } from "../std.ts";
 import { AGENT_IDS } from "./agents.ts";

@@ -1,7 +1,7 @@
 /** Flags and target resolution shared by the four `skills` commands. */
 import { flag } from "../command/flag.ts";
 import type { Ctx } from "../command/ctx.ts";
-import { commandLine } from "../shell.ts";
+import { commandLine, projectArgs } from "../shell.ts";
 import {
   AGENT_CHOICES,
   type AgentChoice,
@@ -12,7 +12,6 @@ import {
   scopeBase,
   selectAgents,
 } from "./agents.ts";
-import { projectArgs } from "../command/peaks_line.ts";
 
 export const SCOPE_CHOICES = ["project", "user", "all"] as const;
 export type ScopeChoice = (typeof SCOPE_CHOICES)[number];

@@ -23,7 +23,7 @@ import type { DetachedDispatchFlags } from "../detached/_input.ts";
 import { failRecord, modeWords } from "../detached/_refusals.ts";
 import { startSupervisor } from "../detached/_spawn.ts";
 import { VENDOR_CLI, vendorIde } from "../detached/_vendor_cli.ts";
-import { peaksLine } from "../../core/command/peaks_line.ts";
+import { peaksLine } from "../../core/shell.ts";
 import { detachedPlan } from "../detached/_plan.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;

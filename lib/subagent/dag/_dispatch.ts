@@ -26,10 +26,9 @@ import {
 } from "./_refusals.ts";
 import { completeResult, dispatchedResult, drainedResult } from "./_result.ts";
 import { decideNext, type Decision } from "./_schedule.ts";
-import { commandLine } from "../../core/shell.ts";
+import { commandLine, projectArgs } from "../../core/shell.ts";
 import { installedVendors } from "../../core/ide/vendors.ts";
 import { type DagDetached, prepareDagDetached } from "./_detached.ts";
-import { projectArgs } from "../../core/command/peaks_line.ts";
 import { prepareWave, writeWave } from "./_wave.ts";
 import { type DagCall, dagCallWords, type DagInput, refuseSingleFlags } from "./_call.ts";
 

@@ -12,7 +12,7 @@ import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
 import type { SessionContext } from "../../core/session/session.ts";
 import type { Decision } from "./_schedule.ts";
-import { peaksLine } from "../../core/command/peaks_line.ts";
+import { peaksLine } from "../../core/shell.ts";
 
 /** `sub-agent status` for the batch, with the session when it did not come from the binding. */
 export function statusCommand(session: SessionContext, batchId: string): string {

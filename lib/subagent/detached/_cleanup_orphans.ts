@@ -14,7 +14,7 @@ import {
 } from "../../core/detached/orphans.ts";
 import type { Project } from "../../core/project/project.ts";
 import { stopRun } from "./_control.ts";
-import { peaksLine } from "../../core/command/peaks_line.ts";
+import { peaksLine } from "../../core/shell.ts";
 
 export async function cleanupOrphans(
   ctx: Ctx,

@@ -17,7 +17,7 @@ import { gateError, type PeaksError, type Warning } from "../../core/errors.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
 import { readRecord } from "../../core/record/record.ts";
-import { peaksLine } from "../../core/command/peaks_line.ts";
+import { peaksLine } from "../../core/shell.ts";
 
 export interface LiveRun {
   runDir: string;

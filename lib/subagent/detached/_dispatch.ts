@@ -32,7 +32,7 @@ import {
 import { startSupervisor } from "./_spawn.ts";
 import type { BudgetFor, RecordInputs } from "./_input.ts";
 import { VENDOR_CLI, vendorIde } from "./_vendor_cli.ts";
-import { peaksLine } from "../../core/command/peaks_line.ts";
+import { peaksLine } from "../../core/shell.ts";
 import { detachedPlan, runDirFor } from "./_plan.ts";
 
 export const DETACHED_ETA_SECONDS = 60;

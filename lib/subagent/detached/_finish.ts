@@ -12,7 +12,7 @@ import { lastProgress } from "../../core/record/liveness.ts";
 import type { SubAgentResult } from "../../core/record/record.ts";
 import { isTerminal, type Outcome } from "../../core/record/names_light.ts";
 import { endRecord } from "../../core/record/terminal.ts";
-import { updateRecord } from "../../core/record/update.ts";
+import { updateRecord } from "../../core/record/record.ts";
 import { resultFromLog } from "./_result_scan.ts";
 import type { RunFiles } from "./_run_files.ts";
 import { exists } from "../../core/fs/files.ts";

@@ -7,13 +7,12 @@ import { formatDuration } from "../../core/command/spec.ts";
 import type { Ctx } from "../../core/command/ctx.ts";
 import { gateError, PeaksError } from "../../core/errors.ts";
 import { failOpenRecord } from "../../core/record/terminal.ts";
-import { commandLine } from "../../core/shell.ts";
+import { commandLine, projectArgs } from "../../core/shell.ts";
 import { type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import { type Replay, replayPlan } from "../dispatch/_replay.ts";
 import type { DetachedDispatchFlags, RecordInputs } from "./_input.ts";
 import { DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS } from "./_flags.ts";
 import { VENDOR_CLI } from "./_vendor_cli.ts";
-import { projectArgs } from "../../core/command/peaks_line.ts";
 
 export function modeWords(vendor: Vendor, flags: DetachedDispatchFlags): string[] {
   return [

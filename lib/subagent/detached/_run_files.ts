@@ -3,7 +3,7 @@
  * name appears, held until it is removed last), owner-session, status.json,
  * the append-only log and exit.json. Every JSON file is written atomically.
  */
-import { writeJsonAtomic } from "../../core/fs/atomic.ts";
+import { writeJsonAtomic } from "../../core/fs/files.ts";
 import {
   probeLease,
   type RunExit,

@@ -8,7 +8,7 @@ import type { Ctx } from "../../core/command/ctx.ts";
 import { probeLease, runFile } from "../../core/detached/runs.ts";
 import { PeaksError } from "../../core/errors.ts";
 import { exists, sleep } from "../../core/fs/files.ts";
-import { projectArgs } from "../../core/command/peaks_line.ts";
+import { projectArgs } from "../../core/shell.ts";
 
 export interface StartedSupervisor {
   pid: number;

@@ -19,7 +19,7 @@ import { finishRun, type RunState, type StopReason, type Supervised } from "./_f
 import type { RunFiles } from "./_run_files.ts";
 import { invocation } from "./_vendor_cli.ts";
 import { exists, sleep } from "../../core/fs/files.ts";
-import { updateRecord } from "../../core/record/update.ts";
+import { updateRecord } from "../../core/record/record.ts";
 import { drain, feed, kill, listenForSignals, pump } from "./_process.ts";
 
 /** Output beats are at most this frequent. */

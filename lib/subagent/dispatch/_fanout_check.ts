@@ -9,7 +9,7 @@ import { readBatch } from "../../core/batch/batch.ts";
 import type { Warning } from "../../core/errors.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
-import { peaksLine } from "../../core/command/peaks_line.ts";
+import { peaksLine } from "../../core/shell.ts";
 
 export async function fanoutWarning(
   project: Project,

@@ -10,10 +10,9 @@ import { type Replay, replayPlan } from "./_replay.ts";
 import { gateError, type PeaksError } from "../../core/errors.ts";
 import type { IdeEntry } from "../../core/ide/ide.ts";
 import type { Project } from "../../core/project/project.ts";
-import { commandLine } from "../../core/shell.ts";
+import { commandLine, projectArgs } from "../../core/shell.ts";
 import { installedVendors, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import type { PromptInput } from "./_prompt_input.ts";
-import { projectArgs } from "../../core/command/peaks_line.ts";
 
 /** The host's own vendor when installed (codex in Codex), else the first installed one. */
 export function pickVendor(ide: IdeEntry, installed: Vendor[]): Vendor | undefined {

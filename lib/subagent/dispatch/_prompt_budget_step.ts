@@ -7,12 +7,11 @@
 import type { Ctx } from "../../core/command/ctx.ts";
 import type { IdeEntry } from "../../core/ide/ide.ts";
 import type { Project } from "../../core/project/project.ts";
-import { commandLine } from "../../core/shell.ts";
+import { commandLine, projectArgs } from "../../core/shell.ts";
 import type { HeadroomMode } from "../../core/prompt_budget/budget.ts";
 import { governanceWords } from "../../core/prompt_budget/flags.ts";
 import { budgetData, governPrompt, type RerunChange } from "../../core/prompt_budget/governance.ts";
 import type { BudgetedPrompt, PromptBudgetStep } from "./_record.ts";
-import { projectArgs } from "../../core/command/peaks_line.ts";
 
 export type BudgetFlags = Parameters<typeof governanceWords>[0];
 

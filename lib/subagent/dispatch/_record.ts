@@ -4,7 +4,6 @@
  * create the records (exclusively, while the batch lock is held). A record
  * name that is already taken is replaced by a fresh one of the same length.
  */
-import { createFileExclusive } from "../../core/fs/atomic.ts";
 import { type Batch, joinBatch } from "../../core/batch/batch.ts";
 import type { Warning } from "../../core/errors.ts";
 import { PeaksError } from "../../core/errors.ts";
@@ -17,7 +16,7 @@ import { RECORD_VERSION, recordFileName } from "../../core/record/names_light.ts
 import { composePrompt } from "../_instructions.ts";
 import type { RuntimeArgs } from "./_runtime_args.ts";
 import { buildToolCall, pointerPrompt } from "./_tool_call.ts";
-import { exists } from "../../core/fs/files.ts";
+import { createFileExclusive, exists } from "../../core/fs/files.ts";
 
 /**
  * What the prompt budget step returns. `prompt` is the caller's part of the

@@ -10,7 +10,7 @@ import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
 import { roleFileName } from "../../core/record/names_light.ts";
 import { join } from "../../core/std.ts";
-import { writeFileAtomic } from "../../core/fs/atomic.ts";
+import { writeFileAtomic } from "../../core/fs/files.ts";
 import type { PromptInput } from "./_prompt_input.ts";
 
 export interface Replay {
