@@ -216,3 +216,32 @@ Deno.test({
     assertEquals(out.code, 0, new TextDecoder().decode(out.stdout));
   },
 });
+
+Deno.test("both installers leave a same-version install alone, with the same words", () => {
+  const said = "is already installed in";
+  for (const [name, text] of [["install.sh", sh], ["install.ps1", ps1]]) {
+    assert(text.includes(`${said} $`) && text.includes("; nothing to replace"), name);
+    // The "installed" line is only printed when something was moved into place.
+    assert(/unchanged.*\n?.*installed peaks/.test(text), `${name}: installed line is not guarded`);
+  }
+  assert(sh.includes("if same_install; then"));
+  assert(ps1.includes("$unchanged = Test-SameInstall $PeaksHome $stage $archiveVersion"));
+});
+
+Deno.test("both installers put the plugin manifests in place and list them for the uninstall", () => {
+  for (const [name, text] of [["install.sh", sh], ["install.ps1", ps1]]) {
+    assert(text.includes(".claude-plugin"), name);
+    assert(/dir=\.claude-plugin/.test(text), name);
+  }
+});
+
+Deno.test("neither uninstall takes away what was there before the install", () => {
+  // install.sh: a profile it did not create is kept, emptied at most.
+  assert(sh.includes('[ "$2" = created-profile ]'));
+  assert(sh.includes('"$profile_kind=$profile"'));
+  // install.ps1: the user PATH entry is listed only when this installer added it.
+  const added = ps1.indexOf("if (Update-UserPath $bin $true) {");
+  const listed = ps1.indexOf('$pathEntries += "path=$bin"');
+  const otherwise = ps1.indexOf("} else {", added);
+  assert(added !== -1 && added < listed && listed < otherwise, "path= is recorded only when added");
+});
