@@ -58,7 +58,7 @@ Deno.test("every SKILL.md in the repository is under skills/: the plugin has no 
       if (skip.has(entry.name)) continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory) await walk(path);
-      else if (entry.name === "SKILL.md") found.push(relative(REPO, path));
+      else if (entry.name === "SKILL.md") found.push(relative(REPO, path).replaceAll("\\", "/"));
     }
   };
   await walk(REPO);
