@@ -83,13 +83,21 @@ Deno.test({
     const home = join(dir.path, "home");
     await Deno.mkdir(elsewhere);
     await Deno.mkdir(home);
-    const env = {
+    const env: Record<string, string> = {
       HOME: home,
       // `deno` on PATH is the one running these tests; the installed script runs it too.
       PATH: `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? ""}`,
       DENO_DIR: await cacheDir(),
       NO_COLOR: "1",
     };
+    // `deno install --global` links the clone as a package and looks up the optional peers of
+    // headroom-ai on the npm registry, as a user's install does: pass on how to reach it.
+    for (
+      const name of ["NODE_EXTRA_CA_CERTS", "DENO_CERT", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"]
+    ) {
+      const value = Deno.env.get(name);
+      if (value) env[name] = value;
+    }
     const root = join(dir.path, "root");
 
     const install = await run(
