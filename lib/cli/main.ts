@@ -25,10 +25,12 @@ import {
   writeJson,
 } from "./envelope.ts";
 import { VERSION } from "../core/command/build.ts";
+import { withOutputMode } from "../core/shell.ts";
 
 async function fail(ctx: Ctx, command: string, error: unknown): Promise<number> {
   const peaksError = toPeaksError(error);
   const envelope = failure(command, peaksError);
+  envelope.nextActions = envelope.nextActions.map((a) => withOutputMode(a, ctx.global));
   if (ctx.global.json) await writeJson(ctx, envelope);
   else await writeHumanFailure(ctx, envelope);
   if (peaksError.code === "INTERNAL_ERROR" && ctx.env.get("PEAKS_DEBUG")) {
@@ -170,7 +172,8 @@ async function runCommand(
     const input = parseCommandArgs(spec, split.rest.slice(used));
     const result = await spec.run(input, ctx);
     const warnings = result.warnings ?? [];
-    const nextActions = result.nextActions ?? [];
+    // A nextAction runs as written and answers in the caller's output mode.
+    const nextActions = (result.nextActions ?? []).map((a) => withOutputMode(a, ctx.global));
     if (ctx.global.json) {
       await writeJson(ctx, success(command, result.data, warnings, nextActions));
     } else if (!result.raw) {

@@ -26,6 +26,23 @@ export function peaksLine(
   return commandLine(["peaks", ...words, ...projectArgs(root), ...after]);
 }
 
+/**
+ * A `peaks` command line as the caller will run it: with `--json` (or `--pretty`) when the caller
+ * asked for JSON, so a nextAction run as written answers in the same form. Lines that are not
+ * peaks commands, or already choose their output, are returned as they are.
+ */
+export function withOutputMode(line: string, mode: { json: boolean; pretty: boolean }): string {
+  if (!mode.json || !line.startsWith("peaks ")) return line;
+  let words: string[];
+  try {
+    words = splitCommandLine(line);
+  } catch {
+    return line;
+  }
+  if (words.includes("--json") || words.includes("--pretty")) return line;
+  return `${line} ${mode.pretty ? "--pretty" : "--json"}`;
+}
+
 /** `--project <root>`, for argument lists built up elsewhere (replays, spawned processes). */
 export function projectArgs(root: string): string[] {
   return ["--project", root];

@@ -13,7 +13,7 @@ import { type MoveKind, needsConfirm } from "./_graph.ts";
 import { lintText } from "../core/request/lint.ts";
 import { OVERRIDE_LIMIT, readOverrides, recordOverride } from "./_overrides.ts";
 import { checkRequirements } from "../core/request/requirements.ts";
-import { requirementsFor } from "./_prerequisites.ts";
+import { gateRequirements } from "../core/request/prerequisites.ts";
 import type { checkRework } from "./_rework.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 
@@ -55,7 +55,7 @@ export async function passGates(t: Transition, meta: RequestMeta, text: string):
   const warnings: Warning[] = [];
   let bypassed: Gates["bypassed"] = [];
   const lint = lintText(text);
-  const requirements = requirementsFor(project.layout, sessionId, role, meta.type, rid, to);
+  const requirements = await gateRequirements(project, sessionId, meta, to);
   const problems = await checkRequirements(project.root, requirements);
   if (lint.errors.length || problems.length) {
     if (!t.allowIncomplete) {

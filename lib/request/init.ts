@@ -18,6 +18,7 @@ import { appendHistory } from "../core/request/history.ts";
 import { placeholdersOf } from "../core/request/lint.ts";
 import { checkRequest, openRequestSession, roleFlag, sessionFlag } from "./_load.ts";
 import { renderTemplate } from "./_templates.ts";
+import { followPhase, PHASES } from "../core/workflow/follow.ts";
 
 export default defineCommand({
   name: "request init",
@@ -65,7 +66,7 @@ export default defineCommand({
     const body = appendHistory(renderTemplate(role, { rid, type }), `${now} created as draft`);
     const content = renderRequest(meta, body);
     const lint = peaksCommand(session, ["request", "lint", rid, "--role", role]);
-    const base = { projectRoot: project.root, sessionId, rid, role, path: shown };
+    const base = { rid, role, path: shown };
 
     if (!flags.apply) {
       const placeholders = placeholdersOf(content);
@@ -92,6 +93,8 @@ export default defineCommand({
 
     if (await createFileExclusive(path, content)) {
       await touchSession(project, sessionId, ctx.now());
+      // Only the orchestrator writes the PRD: its presence enters the PRD phase.
+      if (role === "prd") await followPhase(ctx.env, session, PHASES.prd, ctx.now());
       const placeholders = placeholdersOf(content);
       return {
         data: { ...base, type, state: INITIAL_STATE, status: "created", placeholders },

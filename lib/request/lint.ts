@@ -1,8 +1,7 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { lintText } from "../core/request/lint.ts";
-import { BLOCKED, nextState } from "./_graph.ts";
 import { loadRequest, openRequestSession, RID_ARG, roleFlag, sessionFlag } from "./_load.ts";
-import { peaksCommand } from "../core/session/session.ts";
+import { nextStep, stepActions, stepData } from "../core/workflow/next.ts";
 
 export default defineCommand({
   name: "request lint",
@@ -21,31 +20,26 @@ export default defineCommand({
     const { meta } = request.doc;
     const { errors, warnings } = lintText(request.text);
     const passed = errors.length === 0;
-    const next = meta.state === BLOCKED ? undefined : nextState(role, meta.state);
-    const nextActions = passed && next
-      ? [
-        peaksCommand(session, ["request", "transition", meta.rid, "--role", role, "--state", next]),
-      ]
-      : [];
-    const instructions = passed ? [] : [
-      `Replace each listed line of ${request.shown} with real content, then lint again.`,
-    ];
+    // Clean: the workflow's next step, which is nobody's while a sub-agent still works on it.
+    const following = passed ? await nextStep(session, meta.rid) : undefined;
     return {
       data: {
-        projectRoot: session.project.root,
-        sessionId: session.sessionId,
         rid: meta.rid,
         role,
         state: meta.state,
         path: request.shown,
         passed,
-        errorCount: errors.length,
-        warningCount: warnings.length,
-        errors,
-        warnings,
-        instructions,
+        ...(passed ? {} : {
+          errorCount: errors.length,
+          errors,
+          instructions: [
+            `Replace each listed line of ${request.shown} with real content, then lint again.`,
+          ],
+        }),
+        ...(warnings.length ? { warningCount: warnings.length, warnings } : {}),
+        ...(following ? stepData(following) : {}),
       },
-      nextActions,
+      nextActions: following ? stepActions(following) : [],
       exitCode: passed ? 0 : 3,
       human: passed
         ? `${request.shown}: lint clean${

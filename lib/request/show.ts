@@ -4,8 +4,8 @@ import { readHistory } from "../core/request/history.ts";
 import { lintText } from "../core/request/lint.ts";
 import { loadRequest, openRequestSession, RID_ARG, roleFlag, sessionFlag } from "./_load.ts";
 import { checkRequirements } from "../core/request/requirements.ts";
-import { requirementsFor } from "./_prerequisites.ts";
-import { peaksCommand } from "../core/session/session.ts";
+import { gateRequirements } from "../core/request/prerequisites.ts";
+import { nextStep, stepActions } from "../core/workflow/next.ts";
 
 /** Bodies beyond this are cut in the envelope; the file itself has everything. */
 const BODY_LIMIT = 16_000;
@@ -31,7 +31,7 @@ export default defineCommand({
       const missing = forward
         ? await checkRequirements(
           project.root,
-          requirementsFor(project.layout, sessionId, role, meta.type, meta.rid, to),
+          await gateRequirements(project, sessionId, meta, to),
         )
         : [];
       next.push({
@@ -42,7 +42,6 @@ export default defineCommand({
         missing,
       });
     }
-    const forward = meta.state === BLOCKED ? undefined : next.find((n) => n.state !== BLOCKED);
     return {
       data: {
         projectRoot: project.root,
@@ -63,21 +62,9 @@ export default defineCommand({
         body: body.length > BODY_LIMIT ? body.slice(0, BODY_LIMIT) : body,
         bodyTruncated: body.length > BODY_LIMIT,
       },
-      nextActions: lint.errors.length
-        ? [peaksCommand(session, ["request", "lint", meta.rid, "--role", role])]
-        : forward?.ready
-        ? [
-          peaksCommand(session, [
-            "request",
-            "transition",
-            meta.rid,
-            "--role",
-            role,
-            "--state",
-            forward.state,
-          ]),
-        ]
-        : [],
+      // The workflow's next step, not this request's: a sub-agent reading the PRD is not invited
+      // to move it, and the orchestrator is pointed at whatever comes next for the request.
+      nextActions: stepActions(await nextStep(session, meta.rid)),
       human: [
         `${role} ${meta.rid} (${meta.type}): ${meta.state}${
           meta.verdict ? ` verdict=${meta.verdict}` : ""

@@ -6,16 +6,10 @@ import { withLock } from "../core/fs/lock.ts";
 import { QA_VERDICTS, renderRequest, type RequestMeta } from "../core/request/file.ts";
 import { peaksCommand, touchSession } from "../core/session/session.ts";
 import { invalidTransition } from "./_gate_errors.ts";
-import {
-  BLOCKED,
-  checkMove,
-  isRoleState,
-  nextState,
-  REWORK_LIMIT,
-  ROLE_PATHS,
-  roleStates,
-} from "./_graph.ts";
+import { BLOCKED, checkMove, isRoleState, REWORK_LIMIT, ROLE_PATHS, roleStates } from "./_graph.ts";
 import { appendHistory } from "../core/request/history.ts";
+import { nextStep, stepActions, stepData } from "../core/workflow/next.ts";
+import { followPhase } from "../core/workflow/follow.ts";
 import {
   checkRequest,
   loadRequest,
@@ -37,16 +31,6 @@ import {
 const STATES_HELP = `${
   Object.entries(ROLE_PATHS).map(([role, path]) => `${role}: ${path.join(" > ")}`).join("; ")
 }; any state > blocked.`;
-
-/** What the workflow usually does once a request reaches a state (prose for the model). */
-const AFTER: Record<string, string> = {
-  "prd:confirmed-by-user":
-    "The PRD is confirmed: plan the swarm with `peaks swarm plan --rid <rid>`.",
-  "rd:qa-handoff": "RD handed off: QA runs the test cases next.",
-  "qa:verdict-issued":
-    "Verdict recorded: pass moves on to SC/TXT; return-to-rd sends the findings back to RD.",
-  "txt:finalized": "The handoff is final: report it to the user.",
-};
 
 const spec = defineCommand({
   name: "request transition",
@@ -159,7 +143,7 @@ async function transition(t: Transition): Promise<CommandResult> {
   const { meta, body } = checkRequest(t.path, text, role, rid);
   const move = checkMove(meta, to);
   if (!move.ok) throw invalidTransition({ meta, to, shown: t.shown }, move.allowed, t.show);
-  if (move.kind === "same") return unchanged(t, meta);
+  if (move.kind === "same") return await unchanged(t, meta);
   const gates = move.kind === "forward"
     ? await passGates(t, meta, text)
     : { warnings: [], lintErrors: 0, bypassed: [] };
@@ -183,41 +167,34 @@ async function transition(t: Transition): Promise<CommandResult> {
   const entry = `${now} ${meta.state} → ${to}${notes.length ? ` (${notes.join("; ")})` : ""}`;
   await writeFileAtomic(t.path, renderRequest(next, appendHistory(body, entry)));
   await touchSession(session.project, session.sessionId, t.ctx.now());
+  const following = await nextStep(session, rid);
+  await followPhase(t.ctx.env, session, following.phase, t.ctx.now());
   return {
     data: {
       ...baseData(t, meta),
       to,
-      state: to,
-      verdict: next.verdict ?? null,
       changed: true,
-      kind: move.kind,
-      confirmed: t.confirm,
-      lintErrors: gates.lintErrors,
-      allowIncomplete: override,
-      blockedFrom: next.blockedFrom ?? null,
-      history: entry,
-      instructions: AFTER[`${role}:${to}`] ? [AFTER[`${role}:${to}`].replace("<rid>", rid)] : [],
+      ...(move.kind === "forward" ? {} : { kind: move.kind }),
+      ...(next.verdict && t.issuesVerdict ? { verdict: next.verdict } : {}),
+      ...(rework?.round ? { reworkRound: rework.round } : {}),
+      ...(t.confirm && move.kind === "forward" ? { confirmed: true } : {}),
+      ...(override ? { allowIncomplete: override } : {}),
+      ...(next.blockedFrom ? { blockedFrom: next.blockedFrom } : {}),
+      ...stepData(following),
     },
     warnings: gates.warnings,
-    nextActions: [nextAction(t)],
+    nextActions: stepActions(following),
     human: `${role} ${rid}: ${meta.state} → ${to}${override ? " (allow-incomplete)" : ""}`,
   };
 }
 
+/** Who moved where; the project root and the session are in every nextAction already. */
 function baseData(t: Transition, meta: RequestMeta) {
-  return {
-    projectRoot: t.session.project.root,
-    sessionId: t.session.sessionId,
-    rid: t.rid,
-    role: t.role,
-    type: meta.type,
-    path: t.shown,
-    from: meta.state,
-  };
+  return { rid: t.rid, role: t.role, type: meta.type, from: meta.state };
 }
 
 /** Already there: nothing changes, unless QA tries to change a verdict already issued. */
-function unchanged(t: Transition, meta: RequestMeta): CommandResult {
+async function unchanged(t: Transition, meta: RequestMeta): Promise<CommandResult> {
   const { rid, role, to } = t;
   if (t.issuesVerdict && meta.verdict !== t.verdict) {
     throw gateError(
@@ -231,44 +208,18 @@ function unchanged(t: Transition, meta: RequestMeta): CommandResult {
       },
     );
   }
+  const following = await nextStep(t.session, rid);
   return {
     data: {
       ...baseData(t, meta),
       to,
-      state: meta.state,
-      verdict: meta.verdict ?? null,
       changed: false,
+      ...(meta.verdict ? { verdict: meta.verdict } : {}),
+      ...stepData(following),
     },
-    nextActions: [t.show],
+    nextActions: stepActions(following),
     human: `${role} ${rid} is already ${meta.state}; nothing changed`,
   };
-}
-
-/** Where the request goes next: back to RD after return-to-rd, else its next state. */
-function nextAction(t: Transition): string {
-  const { session, rid, role, to } = t;
-  if (t.issuesVerdict && t.verdict === "return-to-rd") {
-    return peaksCommand(session, [
-      "request",
-      "transition",
-      rid,
-      "--role",
-      "rd",
-      "--state",
-      "implemented",
-    ]);
-  }
-  const following = to === BLOCKED ? undefined : nextState(role, to);
-  if (!following) return t.show;
-  return peaksCommand(session, [
-    "request",
-    "transition",
-    rid,
-    "--role",
-    role,
-    "--state",
-    following,
-  ]);
 }
 
 export default spec;

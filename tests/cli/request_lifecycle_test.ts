@@ -64,10 +64,12 @@ Deno.test("a fresh PRD request fails lint once per placeholder, then moves once 
 
   const confirmed = await runNextAction(clean.json.nextActions[0], run);
   assertEquals(confirmed.code, 0, confirmed.stdout);
-  assertEquals(confirmed.json.data.state, "confirmed-by-user");
+  assertEquals(confirmed.json.data.to, "confirmed-by-user");
   const handed = await runNextAction(confirmed.json.nextActions[0], run);
-  assertEquals(handed.json.data.state, "handed-off");
-  const shown = await runNextAction(handed.json.nextActions[0], run);
+  assertEquals(handed.json.data.to, "handed-off");
+  // The workflow's next step after the PRD, not a look at the request.
+  assertMatch(handed.json.nextActions[0], /^peaks swarm plan --rid r1 .*--json$/);
+  const shown = await ws.peaks("request", "show", "r1", "--role", "prd");
   assertEquals(shown.json.data.state, "handed-off");
   assertEquals(shown.json.data.history.length, 3);
   assertMatch(shown.json.data.history[2], /confirmed-by-user → handed-off$/);
@@ -98,7 +100,7 @@ Deno.test("qa running without test cases names qa/test-cases/<rid>.md and '## Te
   await ws.write("qa/test-cases/r7.md", "# Cases\n\n## Test cases\n\n- TC1\n");
   const running = await transition(ws, "qa", "r7", "running");
   assertEquals(running.code, 0, running.stdout);
-  assertEquals(running.json.data.state, "running");
+  assertEquals(running.json.data.to, "running");
 });
 
 Deno.test("an illegal jump is INVALID_TRANSITION (exit 3); a state of another role is a usage error", async () => {
@@ -185,10 +187,10 @@ Deno.test("the session resolves like everywhere else; a missing request offers i
     "--session-id",
     "2026-01-01-session-aaaaaa",
   );
-  assertEquals(flagged.json.data.sessionId, "2026-01-01-session-aaaaaa");
+  assertStringIncludes(flagged.json.data.path, "/2026-01-01-session-aaaaaa/");
   assertStringIncludes(flagged.json.nextActions[0], "--session-id 2026-01-01-session-aaaaaa");
   const lint = await runNextAction(flagged.json.nextActions[0], { cwd: dir.path });
-  assertEquals(lint.json.data.sessionId, "2026-01-01-session-aaaaaa");
+  assertStringIncludes(lint.json.data.path, "/2026-01-01-session-aaaaaa/");
   assert(!(await exists(ws.requestPath("txt", "r5"))));
 });
 

@@ -76,7 +76,7 @@ Deno.test("show reports the body, lint counts, history and what the next state n
   const ready = await ws.peaks("request", "show", "r1", "--role", "rd");
   assertEquals(ready.json.data.next[0].ready, true);
   const moved = await runNextAction(ready.json.nextActions[0], { cwd: dir.path });
-  assertEquals(moved.json.data.state, "spec-locked");
+  assertEquals(moved.json.data.to, "spec-locked");
 
   const human = await runPeaks(
     ["request", "show", "r1", "--role", "rd"],

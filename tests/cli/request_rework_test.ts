@@ -32,6 +32,7 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
   await readyRequest(ws, "qa", "r2");
   await ws.write("qa/test-cases/r2.md", "## Test cases\n\n- TC1\n");
   await ws.write("qa/test-reports/r2.md", "## Test execution\n\n- TC1 failed\n");
+  await ws.write("rd/code-review.md", "# Review\n\n## Findings\n\nNone.\n");
   for (const state of ["spec-locked", "implemented", "qa-handoff"]) {
     await transition(ws, "rd", "r2", state);
   }
@@ -44,6 +45,11 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
     const rd = await runNextAction(back, { cwd: dir.path });
     assertEquals(rd.code, 0, rd.stdout);
     assertEquals(rd.json.data.kind, "rework");
+    // Round one's code review does not hand the rework to QA: RD reviews its new diff first.
+    const stale = await transition(ws, "rd", "r2", "qa-handoff");
+    assertEquals([stale.code, stale.json.code], [3, "PREREQUISITES_MISSING"], stale.stdout);
+    assertEquals(stale.json.data.missing[0].kind, "stale");
+    await ws.write("rd/code-review.md", `# Review\n\n## Findings\n\nRound ${round}: fixed.\n`);
     assertEquals((await transition(ws, "rd", "r2", "qa-handoff")).code, 0);
     const retest = await transition(ws, "qa", "r2", "running");
     assertEquals(retest.code, 0, retest.stdout);
@@ -58,5 +64,5 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
   assertEquals(limit.json.code, "REWORK_LIMIT_REACHED");
   const block = await runNextAction(limit.json.nextActions[0], { cwd: dir.path });
   assertEquals(block.code, 0, block.stdout);
-  assertEquals(block.json.data.state, "blocked");
+  assertEquals(block.json.data.to, "blocked");
 });

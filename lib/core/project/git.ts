@@ -139,3 +139,25 @@ export async function untrackedPaths(root: string, names: string[]): Promise<str
   if (!result.ok) return undefined;
   return result.out.split("\0").filter(Boolean).sort();
 }
+
+/** Changes are listed up to this many; the rest is counted. */
+export const CHANGES_SHOWN = 100;
+
+/**
+ * The working tree's changes outside `.peaks/`, new files included (`git diff` alone misses
+ * them): porcelain lines such as ` M src/app.ts` and `?? src/new.ts`. Undefined outside a
+ * checkout or when git cannot answer. Reads only.
+ */
+export async function workingTreeChanges(root: string): Promise<string[] | undefined> {
+  if (!(await findGitEntry(root))) return undefined;
+  const result = await git(root, [
+    "status",
+    "--porcelain",
+    "--untracked-files=all",
+    "--",
+    ".",
+    ":(exclude).peaks",
+  ]);
+  if (!result.ok) return undefined;
+  return result.out.split("\n").filter((line) => line.trim() !== "");
+}

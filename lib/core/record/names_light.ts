@@ -122,3 +122,14 @@ export function recordFileName(rid: string, role: string, now: Date): string {
 export function recordFileOf(path: string): string {
   return basename(path);
 }
+
+/** The record's short id: the time and random parts of its file name (`mx5bdd8m-f9f6`). */
+const RECORD_ID = /^[0-9a-z]{8}-[0-9a-f]{4}$/;
+
+export function recordIdOf(fileName: string): string {
+  return /-([0-9a-z]{8}-[0-9a-f]{4})\.json$/.exec(fileName)?.[1] ?? fileName;
+}
+
+export function isRecordId(value: string): boolean {
+  return RECORD_ID.test(value);
+}

@@ -64,6 +64,8 @@ export const SubAgentResultSchema = z.looseObject({
   role: z.string().min(1),
   rid: z.string().min(1),
   status: z.enum(["ok", "blocked", "skipped"]),
+  /** QA's verdict, which the verdict-issued transition takes as it is. */
+  verdict: z.enum(["pass", "return-to-rd", "blocked"]).optional(),
   artefacts: z.array(z.string().min(1)).default([]),
   warnings: z.array(z.unknown()).default([]),
   blockedReason: z.string().nullable().optional(),
@@ -120,6 +122,8 @@ export const DispatchRecordSchema = z.looseObject({
   disposedAt: iso.nullable(),
   graphNodeId: z.string().nullable(),
   workflowId: z.string().nullable(),
+  /** When the sub-agent first fetched its brief (`sub-agent brief`): it started. */
+  briefedAt: iso.optional(),
 });
 export type DispatchRecord = z.infer<typeof DispatchRecordSchema>;
 

@@ -15,7 +15,8 @@ export type ProblemKind =
   | "placeholders"
   | "standards-block-missing"
   | "standards-no-stack"
-  | "empty";
+  | "empty"
+  | "stale";
 
 export interface Problem {
   kind: ProblemKind;
@@ -33,6 +34,8 @@ export interface Requirement {
   standards: boolean;
   /** The file must hold more than whitespace. */
   nonEmpty?: boolean;
+  /** The file must have been written after this moment (e.g. a review redone for a rework round). */
+  newerThan?: { at: string; event: string };
 }
 
 async function readIfFile(path: string): Promise<string | undefined> {
@@ -83,6 +86,19 @@ function standardsProblem(shown: string, text: string | undefined): Problem | un
   return undefined;
 }
 
+/** A file that must be newer than an event and was last written before it. */
+async function staleProblem(requirement: Requirement, shown: string): Promise<Problem | undefined> {
+  const { at, event } = requirement.newerThan!;
+  const written = (await Deno.stat(requirement.path)).mtime?.getTime();
+  if (written === undefined || written > Date.parse(at)) return undefined;
+  return {
+    kind: "stale",
+    path: shown,
+    headings: requirement.headings,
+    message: `${shown} was written before ${event} (${at}): write it again for this round.`,
+  };
+}
+
 /** Checks every requirement; returns one problem per missing file, heading or gate. */
 export async function checkRequirements(
   root: string,
@@ -120,6 +136,8 @@ export async function checkRequirements(
       });
       continue;
     }
+    const stale = requirement.newerThan && await staleProblem(requirement, shown);
+    if (stale) problems.push(stale);
     const lines = text.split("\n").map((line) => line.replace(/\r$/, ""));
     const problem = headingProblem(shown, lines, requirement.headings);
     if (problem) problems.push(problem);

@@ -3,9 +3,16 @@
  * request type (docs/requests.md has the same table for people). A heading
  * requirement is an exact line: `## Test Cases` does not satisfy `## Test cases`.
  */
-import type { Layout } from "../core/project/paths.ts";
-import type { Requirement } from "../core/request/requirements.ts";
-import { REQUEST_TYPES, type RequestRole, type RequestType } from "../core/request/file.ts";
+import type { Layout } from "../project/paths.ts";
+import type { Requirement } from "./requirements.ts";
+import type { Project } from "../project/project.ts";
+import {
+  readRequest,
+  REQUEST_TYPES,
+  type RequestMeta,
+  type RequestRole,
+  type RequestType,
+} from "./file.ts";
 
 interface Rule {
   types: readonly RequestType[];
@@ -82,4 +89,25 @@ export function requirementsFor(
       placeholderFree: rule.placeholderFree ?? false,
       standards: rule.standards ?? false,
     }));
+}
+
+/**
+ * The files a transition's gate checks, including what depends on the workflow's state: in the
+ * RD-QA repair loop, RD's hand-off to QA needs a code review written after QA returned the work,
+ * so a review left over from the previous round does not pass.
+ */
+export async function gateRequirements(
+  project: Project,
+  sid: string,
+  meta: Pick<RequestMeta, "role" | "type" | "rid">,
+  to: string,
+): Promise<Requirement[]> {
+  const requirements = requirementsFor(project.layout, sid, meta.role, meta.type, meta.rid, to);
+  if (meta.role !== "rd" || to !== "qa-handoff" || requirements.length === 0) return requirements;
+  const qa = await readRequest(project, sid, "qa", meta.rid).catch(() => undefined);
+  if (qa?.meta.state !== "verdict-issued" || qa.meta.verdict !== "return-to-rd") {
+    return requirements;
+  }
+  const at = qa.meta.updatedAt;
+  return requirements.map((r) => ({ ...r, newerThan: { at, event: "QA's return-to-rd verdict" } }));
 }
