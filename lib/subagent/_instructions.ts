@@ -11,6 +11,7 @@
 import { commandLine, peaksLine, projectArgs } from "../core/shell.ts";
 import { roleFileName, STAGES } from "../core/record/names_light.ts";
 import type { RuntimeArgs } from "./dispatch/_runtime_args.ts";
+import type { RoleSection } from "./dispatch/_role_section.ts";
 
 export const COMMIT_POLICY_TITLE = "## Commit / push policy (mandatory)";
 
@@ -79,18 +80,24 @@ function artifactCommand(args: RuntimeArgs, recordPath: string): string {
   return peaksLine(args.projectRoot, ["sub-agent", "artifact", "--record", recordPath]);
 }
 
-/** The return JSON every sub-agent ends with, filled in for this one. */
+/** The return JSON every sub-agent ends with, filled in for this one; QA adds its verdict. */
 function returnJson(args: RuntimeArgs): string {
   return JSON.stringify({
     role: args.role,
     rid: args.requestId,
     status: "ok",
+    ...(args.role === "qa" ? { verdict: "<pass|return-to-rd|blocked>" } : {}),
     artefacts: ["<path>"],
     warnings: [],
     blockedReason: null,
     reason: null,
     diffSummary: "<files changed and why>",
   });
+}
+
+/** The role's own section of its skill: what to produce and how, for a dispatched sub-agent. */
+function roleBlock(section: RoleSection): string {
+  return `## Your role: ${section.heading} (from the ${section.skill} skill)\n${section.body}`;
 }
 
 function heartbeatBlock(args: RuntimeArgs, recordPath: string): string {
@@ -195,6 +202,7 @@ export function composePrompt(args: RuntimeArgs, recordPath: string, callerPromp
   const blocks = [
     runtimeBlock(args, recordPath),
     callerPrompt.trim(),
+    ...(args.roleSection ? [roleBlock(args.roleSection)] : []),
     heartbeatBlock(args, recordPath),
     completionBlock(args, recordPath),
     prohibitionsBlock(),

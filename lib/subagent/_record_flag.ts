@@ -1,8 +1,10 @@
 /**
  * `--record <path>`: a dispatch record inside this project's
  * `.peaks/_sub_agents/<sid>/`. Accepted as a path (relative to the cwd, or to
- * the project root when it starts with `.peaks/`, as envelopes print it) or
- * as the bare record file name, which is looked up in the session folders.
+ * the project root when it starts with `.peaks/`, as envelopes print it), as
+ * the bare record file name, or as the record's short id (`mx5bdd8m-f9f6`, as
+ * dispatch envelopes and pointer briefs give it); names and ids are looked up
+ * in the session folders.
  */
 import type { Ctx } from "../core/command/ctx.ts";
 import { guardFlagPath, type Project } from "../core/project/project.ts";
@@ -10,7 +12,7 @@ import { guardPath } from "../core/project/guard.ts";
 import { isNotFound, usageError } from "../core/errors.ts";
 import { isValidId, printable } from "../core/ids.ts";
 import { recordNotFound } from "../core/record/record.ts";
-import { isRecordFileName } from "../core/record/names_light.ts";
+import { isRecordFileName, isRecordId } from "../core/record/names_light.ts";
 import { join, relative } from "../core/std.ts";
 
 export interface RecordTarget {
@@ -19,22 +21,44 @@ export interface RecordTarget {
   sessionId: string;
 }
 
-async function findByName(project: Project, name: string): Promise<string> {
-  const found: string[] = [];
+async function sessionDirs(project: Project): Promise<string[]> {
+  const dirs: string[] = [];
   try {
     for await (const entry of Deno.readDir(project.layout.subAgents)) {
       if (!entry.isDirectory || entry.name === "_archive" || !isValidId(entry.name)) continue;
-      const path = join(project.layout.subAgents, entry.name, name);
-      try {
-        if ((await Deno.lstat(path)).isFile) found.push(path);
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
-      }
+      dirs.push(join(project.layout.subAgents, entry.name));
     }
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
+  return dirs;
+}
+
+async function findByName(project: Project, name: string): Promise<string> {
+  const found: string[] = [];
+  for (const dir of await sessionDirs(project)) {
+    const path = join(dir, name);
+    try {
+      if ((await Deno.lstat(path)).isFile) found.push(path);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
   if (found.length !== 1) throw recordNotFound(project, name);
+  return found[0];
+}
+
+/** The record whose file name ends in `-<id>.json`, in any session folder. */
+async function findById(project: Project, id: string): Promise<string> {
+  const found: string[] = [];
+  for (const dir of await sessionDirs(project)) {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isFile && isRecordFileName(entry.name) && entry.name.endsWith(`-${id}.json`)) {
+        found.push(join(dir, entry.name));
+      }
+    }
+  }
+  if (found.length !== 1) throw recordNotFound(project, id);
   return found[0];
 }
 
@@ -45,10 +69,9 @@ export async function resolveRecordFlag(
   flagName = "record",
 ): Promise<RecordTarget> {
   let path: string;
-  if (isRecordFileName(raw)) {
-    path = await guardPath(project.root, project.root, await findByName(project, raw), {
-      flag: flagName,
-    });
+  if (isRecordFileName(raw) || isRecordId(raw)) {
+    const found = isRecordId(raw) ? await findById(project, raw) : await findByName(project, raw);
+    path = await guardPath(project.root, project.root, found, { flag: flagName });
   } else if (/^\.peaks[\\/]/.test(raw)) {
     path = await guardPath(project.root, project.root, raw, { flag: flagName });
   } else {
@@ -64,7 +87,7 @@ export async function resolveRecordFlag(
       "NOT_A_DISPATCH_RECORD",
       `--${flagName} ${
         JSON.stringify(printable(raw))
-      } is not a dispatch record: records are .peaks/_sub_agents/<session-id>/dispatch-*.json (use data.dispatchRecordPath from the dispatch envelope).`,
+      } is not a dispatch record: records are .peaks/_sub_agents/<session-id>/dispatch-*.json (use data.record from the dispatch envelope).`,
       { data: { flag: flagName } },
     );
   }

@@ -2,14 +2,15 @@ import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { resolveProject } from "../core/project/project.ts";
-import { readRecord, recordNotFound } from "../core/record/record.ts";
+import { recordNotFound, updateRecord } from "../core/record/record.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
 
 export default defineCommand({
   name: "sub-agent brief",
   description:
     "Prints the full prompt stored in a dispatch record: the first step of a sub-agent dispatched with " +
-    "--brief pointer. Without --json the prompt is printed as is; with --json it is data.prompt.",
+    "--brief pointer (the default). Without --json the prompt is printed as is; with --json it is data.prompt. " +
+    "The first call records briefedAt: the sub-agent started.",
   flags: {
     record: flag.string("The dispatch record named in your short prompt.", {
       placeholder: "<path>",
@@ -21,8 +22,13 @@ export default defineCommand({
   async run({ flags }, ctx) {
     const project = await resolveProject(ctx);
     const target = await resolveRecordFlag(ctx, project, flags.record);
-    const record = await readRecord(target.path);
-    if (!record) throw recordNotFound(project, target.path);
+    // The first read marks the record as started: a re-sent fan-out skips it from then on.
+    const record = await updateRecord(target.path, (current) => {
+      if (!current) throw recordNotFound(project, target.path);
+      if (current.briefedAt) return { result: current };
+      const marked = { ...current, briefedAt: ctx.now().toISOString() };
+      return { value: marked, result: marked };
+    });
     if (!ctx.global.json) {
       await ctx.stdout.write(record.prompt.endsWith("\n") ? record.prompt : `${record.prompt}\n`);
     }

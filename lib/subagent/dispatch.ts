@@ -5,9 +5,9 @@ import { detectIde, IDE_IDS } from "../core/ide/ide.ts";
 import { newUuid, optionalId } from "../core/ids.ts";
 import { guardFlagPath } from "../core/project/project.ts";
 import { usageError, type Warning } from "../core/errors.ts";
-import { assertRole } from "../core/record/names_light.ts";
-import { openSession } from "../core/session/session.ts";
-import { compactMeta, declareArtifacts } from "./_artifact_rules.ts";
+import { assertRole, recordIdOf } from "../core/record/names_light.ts";
+import { openSession, type SessionContext } from "../core/session/session.ts";
+import { declareArtifacts } from "./_artifact_rules.ts";
 import {
   ENVELOPE_VERSION,
   type PromptBudgetStep,
@@ -16,16 +16,18 @@ import {
 } from "./dispatch/_record.ts";
 import { governanceFlags, governanceWords } from "../core/prompt_budget/flags.ts";
 import { type Replay, replayPlan } from "./dispatch/_replay.ts";
-import { type PromptInput, readPromptInput } from "./dispatch/_prompt_input.ts";
+import { promptGiven, type PromptInput, readPromptInput } from "./dispatch/_prompt_input.ts";
+import { readRoleSection } from "./dispatch/_role_section.ts";
+import { isWorkflowRole, workflowTask } from "./dispatch/_workflow_task.ts";
 import { promptBudgetStep } from "./dispatch/_prompt_budget_step.ts";
 import { fanoutWarning } from "./dispatch/_fanout_check.ts";
 import { generatedRequestId, readSurroundings, runtimeArgs } from "./dispatch/_runtime_args.ts";
 import { assertDetachedFlags, detachedFlags } from "./detached/_flags.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 import type { RecordInputs } from "./detached/_input.ts";
-import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./dispatch/_tool_call.ts";
+import { visibleHint } from "./dispatch/_tool_call.ts";
+import { withoutEmpty } from "../core/command/lean.ts";
 import { BATCH_SOFT_LIMIT } from "../core/batch/batch.ts";
-import { peaksLine } from "../core/shell.ts";
 
 const spec = defineCommand({
   name: "sub-agent dispatch",
@@ -72,8 +74,8 @@ const spec = defineCommand({
     ide: flag.enum(IDE_IDS, "Override IDE detection."),
     brief: flag.enum(
       ["inline", "pointer"],
-      "inline: the tool call carries the whole prompt; pointer: a short instruction to fetch it.",
-      { default: "inline" },
+      "pointer: the tool call carries a short instruction to fetch the prompt with `peaks sub-agent brief`; inline: the whole prompt.",
+      { default: "pointer" },
     ),
     "write-artifact": flag.list("An artefact path the sub-agent will own.", {
       placeholder: "<path>",
@@ -168,7 +170,7 @@ function replayOf(flags: DispatchInput["flags"], role: string, sessionId: string
     sessionId,
     requestId: flags["request-id"],
     batchId: flags["batch-id"],
-    brief: flags.brief === "inline" ? undefined : flags.brief,
+    brief: flags.brief === "pointer" ? undefined : flags.brief,
     heartbeatInterval: flags["heartbeat-interval"] === 30 ? undefined : flags["heartbeat-interval"],
     writeArtifacts: flags["write-artifact"],
     graphNode: flags["graph-node"],
@@ -203,7 +205,12 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
   const fanout = rid !== undefined && graphNodeId === null
     ? fanoutWarning(project, sessionId, rid, sessionSource === "binding")
     : Promise.resolve(undefined);
-  const prompt = await readPromptInput(ctx, project, flags);
+  const [prompt, roleSection] = await Promise.all([
+    promptGiven(flags)
+      ? readPromptInput(ctx, project, flags)
+      : workflowPrompt(ctx, { project, sessionId, sessionSource }, role, rid),
+    readRoleSection(ctx, role),
+  ]);
   const detected = await detectIde(ctx.env, project.root, flags.ide);
   const replay = replayOf(flags, role, sessionId);
   const warnings: Warning[] = detected.source === "assumed" ? [IDE_ASSUMED] : [];
@@ -236,6 +243,7 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
     heartbeatIntervalSec: flags["heartbeat-interval"],
     declaredArtifacts: declared,
   }, around);
+  runtime.roleSection = roleSection;
 
   const budgetStep = promptBudgetStep(ctx, project, detected.ide, flags, () => {
     const plan = replayPlan(ctx, project, {
@@ -261,16 +269,34 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
   return { inputs, prompt, budgetStep };
 }
 
+/** No prompt given: peaks writes the task of rd, qa and txt from where the request stands. */
+async function workflowPrompt(
+  ctx: Ctx,
+  session: SessionContext,
+  role: string,
+  rid: string | undefined,
+): Promise<PromptInput> {
+  const task = rid !== undefined && isWorkflowRole(role)
+    ? await workflowTask({
+      project: session.project,
+      sessionId: session.sessionId,
+      sessionWords: session.sessionSource === "binding" ? [] : ["--session-id", session.sessionId],
+      rid,
+    }, role)
+    : undefined;
+  // Without a task to write, the usual refusal names the prompt flags.
+  return task === undefined
+    ? await readPromptInput(ctx, session.project, {})
+    : { text: task, source: "workflow", file: null };
+}
+
 const IDE_ASSUMED: Warning = {
   code: "IDE_ASSUMED",
-  message:
-    "No IDE detected from the environment or project folders; assuming claude-code. Pass --ide to choose.",
+  message: "No IDE detected: assuming claude-code (pass --ide to choose).",
 };
 
 // In-process dispatch, the common mode: the record is written and the envelope hands the
 // orchestrator the tool call that starts the sub-agent inside its own IDE.
-
-const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
 async function dispatchInline(
   inputs: RecordInputs,
@@ -290,16 +316,14 @@ async function dispatchInline(
     now: inputs.now,
   }, budgetStep);
   warnings.push(...written.budget.warnings);
-  const overLimit = batchOverLimit(runtime.batchId, written.record.dispatchedInBatch);
+  const overLimit = batchOverLimit(written.record.dispatchedInBatch);
   if (overLimit) warnings.push(overLimit);
-  const pointer = flags.brief === "pointer";
   const { role, batchId } = runtime;
   return {
-    data: inlineData(inputs, written),
+    data: dispatchData(inputs, written),
     warnings,
-    nextActions: pointer
-      ? []
-      : [peaksLine(project.root, ["sub-agent", "status", "--batch", batchId])],
+    // The next step is the tool call in data, then finalize: no command to run before it.
+    nextActions: [],
     human: [
       `dispatched ${role} as #${written.record.dispatchedInBatch} of batch ${batchId} (${inputs.ide.id}, brief ${flags.brief})`,
       `record: ${written.displayPath}`,
@@ -310,59 +334,35 @@ async function dispatchInline(
   };
 }
 
-function batchOverLimit(batchId: string, n: number): Warning | undefined {
+function batchOverLimit(n: number): Warning | undefined {
   if (n <= BATCH_SOFT_LIMIT) return undefined;
   return {
     code: "BATCH_OVER_LIMIT",
     message:
-      `Batch ${batchId} now has ${n} members; more than ${BATCH_SOFT_LIMIT} parallel sub-agents is hard to follow and to converge.`,
+      `The batch now has ${n} members; over ${BATCH_SOFT_LIMIT} in parallel is hard to converge.`,
     count: n,
   };
 }
 
-function inlineData(inputs: RecordInputs, written: WrittenDispatch): Record<string, unknown> {
-  const { runtime, flags } = inputs;
-  const { record, budget } = written;
+/**
+ * What the orchestrator needs and nothing twice: the tool call to make, the record to finalize,
+ * the line to show. The prompt appears once (inside the inline tool call) or not at all (pointer).
+ */
+function dispatchData(inputs: RecordInputs, written: WrittenDispatch): Record<string, unknown> {
+  const { runtime } = inputs;
+  const { budget } = written;
   const toolCall = written.toolCall!;
-  const shownMetas = inputs.artifactMetas.map(compactMeta);
-  const promptBytes = utf8(String(toolCall.args.prompt));
-  const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
-  const data: Record<string, unknown> = {
+  return withoutEmpty({
     envelopeVersion: ENVELOPE_VERSION,
-    role: runtime.role,
-    ide: inputs.ide.id,
-    originalPromptSize: record.originalPromptSize,
-    promptSize: record.promptSize,
     toolCall,
-    ...(written.aliases.length ? { toolCallAliases: written.aliases } : {}),
-    dispatchRecordPath: written.displayPath,
-    batchId: runtime.batchId,
-    dispatchedInBatch: record.dispatchedInBatch,
-    headroomCompressed: budget.headroomCompressed,
-    headroomResult: budget.headroomResult,
-    forcedAt: budget.forcedAt,
-    ...(budget.verdict && flags.brief !== "pointer" ? { contextBudget: budget.verdict } : {}),
-    contextImpact: { promptBytes, artifactBytes, totalBytes: promptBytes + artifactBytes },
-    artifactMetas: shownMetas,
-    orchestratorVisibleHint: visibleHint(
-      toolCall.name,
-      runtime.role,
-      runtime.requestId,
-      runtime.batchId,
-    ),
+    toolCallAliases: written.aliases,
+    // The short id every --record takes (finalize, heartbeat, brief).
+    record: recordIdOf(written.path),
+    orchestratorVisibleHint: visibleHint(toolCall.name, runtime.role, runtime.requestId),
     artifactsPublicPaths: runtime.declaredArtifacts,
-    expectedCompletionSeconds: EXPECTED_COMPLETION_SECONDS,
-  };
-  // Pointer mode promises an envelope under 1 KB: the fields above and nothing more.
-  if (flags.brief !== "pointer") {
-    data.projectRoot = inputs.project.root;
-    data.instructions = [
-      "This was a dry run: call the tool data.toolCall.name with data.toolCall.args now.",
-      "Print data.orchestratorVisibleHint once per fan-out, then issue all tool calls in one message.",
-      `When the sub-agent returns: git status, git diff, then peaks sub-agent finalize --record ${written.displayPath} --outcome done --result-json '<its return JSON>'.`,
-    ];
-  }
-  return data;
+    headroomResult: budget.headroomCompressed ? budget.headroomResult : undefined,
+    forcedAt: budget.forcedAt,
+  });
 }
 
 export default spec;

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { pool, runPeaks, type RunResult } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { initWorkspace, readJson } from "../support/subagent.ts";
+import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
 import { runActions, runNextAction } from "../support/next_actions.ts";
 import { join } from "../../lib/core/std.ts";
 
@@ -48,6 +48,11 @@ async function dispatchFiles(root: string, sid: string): Promise<string[]> {
   return names;
 }
 
+/** The record files of a dispatch envelope's `data.records` (short ids), project-relative. */
+function recordPaths(cwd: string, result: RunResult): string[] {
+  return (result.json.data.records as string[]).map((id) => recordPathOf(cwd, id));
+}
+
 async function finalizeAll(cwd: string, paths: string[], outcome = "done"): Promise<void> {
   await Promise.all(paths.map(async (record) => {
     const done = await runPeaks(
@@ -58,16 +63,13 @@ async function finalizeAll(cwd: string, paths: string[], outcome = "done"): Prom
   }));
 }
 
-function assertWave(result: RunResult, level: number, nodes: string[], remaining: number) {
+async function assertWave(cwd: string, result: RunResult, level: number, nodes: string[]) {
   assertEquals(result.code, 0, result.stdout + result.stderr);
   const data = result.json.data;
-  assertEquals(data.level, level);
-  assertEquals(data.levelsTotal, 3);
-  assertEquals(data.remainingLevels, remaining);
-  assertEquals(data.dispatchCount, nodes.length);
-  assertEquals(data.nodes.map((n: { nodeId: string }) => n.nodeId), nodes);
   assertEquals(data.toolCalls.length, nodes.length);
-  assertEquals(data.dispatchRecordPaths.length, nodes.length);
+  assertEquals(data.records.length, nodes.length);
+  const records = await Promise.all(recordPaths(cwd, result).map((p) => readJson(join(cwd, p))));
+  assertEquals(records.map((r) => r.graphNodeId), nodes);
   nodes.forEach((id, i) => {
     assertEquals(data.toolCalls[i].name, "Task");
     assertEquals(data.toolCalls[i].args.description, `role-${id} for rid=001-dag`);
@@ -76,13 +78,15 @@ function assertWave(result: RunResult, level: number, nodes: string[], remaining
   for (const id of "abcdefg") {
     assert(!outsidePrompts(result.stdout).includes(marker(id)), `prompt ${id} leaked`);
   }
-  assertEquals(data.expectedCompletionSeconds, 60);
+  // The caller named the batch: the envelope does not repeat it, nor does the hint.
+  assert(!("batchId" in data));
   assertMatch(
     data.orchestratorVisibleHint,
     new RegExp(
-      `^⏳ Spawning ${nodes.length} sub-agents via Task tool: .* for rid=001-dag, batch-id=b7, level ${level}/3 \\(ETA ~60s\\)$`,
+      `^⏳ Spawning ${nodes.length} sub-agents via Task tool: .* for rid=001-dag, level ${level}/3 \\(ETA ~60s\\)$`,
     ),
   );
+  assertEquals(result.json.nextActions, [], "the tool calls are the next step");
 }
 
 Deno.test("7 nodes, 3 levels: one level per call, LEVEL_NOT_READY until it is finalized", async () => {
@@ -90,9 +94,17 @@ Deno.test("7 nodes, 3 levels: one level per call, LEVEL_NOT_READY until it is fi
   const sid = await initWorkspace(dir.path);
   await writeText(join(dir.path, "dag.json"), SEVEN);
 
-  const first = await fromDag(dir.path, "--batch-id", "b7", "--request-id", "001-dag");
-  assertWave(first, 1, ["c", "a", "b"], 2);
-  const level1 = first.json.data.dispatchRecordPaths as string[];
+  const first = await fromDag(
+    dir.path,
+    "--batch-id",
+    "b7",
+    "--request-id",
+    "001-dag",
+    "--brief",
+    "inline",
+  );
+  await assertWave(dir.path, first, 1, ["c", "a", "b"]);
+  const level1 = recordPaths(dir.path, first);
   // Each node is a record in the batch carrying its node id, numbered 1..3 under one lock.
   for (const [i, path] of level1.entries()) {
     const record = await readJson(join(dir.path, path));
@@ -101,16 +113,11 @@ Deno.test("7 nodes, 3 levels: one level per call, LEVEL_NOT_READY until it is fi
     assertEquals(record.dispatchedInBatch, i + 1);
     assertEquals(record.status, "queued");
   }
-  const [status] = await runActions(first.json.nextActions, { cwd: dir.path });
-  assertEquals(status.code, 0, status.stdout);
-  assertMatch(status.json.data.line, /swarm 3\/3 running/);
-
   const early = await runNextAction(first.json.data.nextCall, { cwd: dir.path, env: CLAUDE });
   assertEquals(early.code, 3);
   assertEquals(early.json.code, "LEVEL_NOT_READY");
   for (const path of level1) assert(early.json.message.includes(path), path);
   assertEquals(early.json.data.waiting.length, 3);
-  assertEquals(early.json.data.remainingLevels, 2);
 
   await finalizeAll(dir.path, level1.slice(0, 2));
   const still = await runNextAction(first.json.data.nextCall, { cwd: dir.path, env: CLAUDE });
@@ -120,33 +127,56 @@ Deno.test("7 nodes, 3 levels: one level per call, LEVEL_NOT_READY until it is fi
 
   await finalizeAll(dir.path, level1.slice(2));
   const second = await runNextAction(first.json.data.nextCall, { cwd: dir.path, env: CLAUDE });
-  assertWave(second, 2, ["d", "e"], 1);
-  assertEquals(second.json.data.batchId, "b7");
+  await assertWave(dir.path, second, 2, ["d", "e"]);
+  const level2 = recordPaths(dir.path, second);
   assertEquals(
-    second.json.data.nodes.map((n: { dispatchedInBatch: number }) => n.dispatchedInBatch),
-    [
-      4,
-      5,
-    ],
+    (await Promise.all(level2.map((p) => readJson(join(dir.path, p))))).map((r) =>
+      r.dispatchedInBatch
+    ),
+    [4, 5],
   );
 
-  await finalizeAll(dir.path, second.json.data.dispatchRecordPaths);
+  await finalizeAll(dir.path, level2);
   const third = await runNextAction(second.json.data.nextCall, { cwd: dir.path, env: CLAUDE });
-  assertWave(third, 3, ["f", "g"], 0);
-  assertEquals(third.json.data.nextCall, null);
+  await assertWave(dir.path, third, 3, ["f", "g"]);
+  assert(!("nextCall" in third.json.data), "the last wave has no next call");
 
-  // Everything out, still running: nothing to send, and it says who runs.
+  // Everything out and never started (no heartbeat, no brief): the same call sends those calls
+  // again, so a fan-out whose envelope was lost is recovered.
+  const resent = await fromDag(dir.path, "--batch-id", "b7", "--request-id", "001-dag");
+  assertEquals(resent.code, 0);
+  assertEquals(resent.json.data.resent, true);
+  assertEquals(resent.json.data.records, third.json.data.records);
+  assertEquals(resent.json.data.toolCalls, third.json.data.toolCalls);
+  // Once they run, nothing is left to send, and it says who runs.
+  const level3 = recordPaths(dir.path, third);
+  for (const record of level3) {
+    const beat = await runPeaks(
+      [
+        "sub-agent",
+        "heartbeat",
+        "--record",
+        record,
+        "--status",
+        "running",
+        "--progress",
+        "10",
+        "--json",
+      ],
+      { cwd: dir.path },
+    );
+    assertEquals(beat.code, 0, beat.stdout);
+  }
   const drained = await fromDag(dir.path, "--batch-id", "b7", "--request-id", "001-dag");
   assertEquals(drained.code, 0);
   assertEquals(drained.json.data.dispatchCount, 0);
-  assertEquals(drained.json.data.remainingLevels, 0);
   assertEquals(drained.json.data.waiting.length, 2);
 
-  await finalizeAll(dir.path, third.json.data.dispatchRecordPaths);
+  await finalizeAll(dir.path, level3);
   const done = await fromDag(dir.path, "--batch-id", "b7", "--request-id", "001-dag");
   assertEquals(done.code, 0);
   assertEquals(done.json.data.complete, true);
-  assertEquals(done.json.data.toolCalls, []);
+  assert(!("toolCalls" in done.json.data));
   const batch = JSON.parse(
     await Deno.readTextFile(join(dir.path, ".peaks", "_sub_agents", sid, "batch-b7.json")),
   );
@@ -187,14 +217,13 @@ Deno.test("10 nodes with --max-parallel 4 go out as waves of 4, 4 and 2", async 
     const result = await runPeaks([...call, "--json"], { cwd: dir.path, env: CLAUDE });
     assertEquals(result.code, 0, result.stdout);
     const data = result.json.data;
-    assertEquals([data.level, data.wave, data.wavesInLevel], [1, wave, 3]);
-    assertEquals(data.remainingLevels, wave < 3 ? 1 : 0);
-    sizes.push(data.dispatchCount);
+    assertEquals(Boolean(data.nextCall), wave < 3);
+    sizes.push(data.toolCalls.length);
     assertEquals(
       result.json.warnings.filter((w: { code: string }) => w.code === "BATCH_OVER_LIMIT"),
       [],
     );
-    await finalizeAll(dir.path, data.dispatchRecordPaths);
+    await finalizeAll(dir.path, recordPaths(dir.path, result));
     if (data.nextCall) call = data.nextCall.split(" ").slice(1);
   }
   assertEquals(sizes, [4, 4, 2]);
@@ -220,16 +249,21 @@ Deno.test("pointer briefs and prompt files: no prompt text anywhere on stdout", 
       edges: [],
     }),
   );
-  const result = await fromDag(dir.path, "--brief", "pointer");
+  // Pointer is the default brief.
+  const result = await fromDag(dir.path);
   assertEquals(result.code, 0, result.stdout);
   for (const id of ["a", "b"]) assert(!result.stdout.includes(marker(id)));
   const data = result.json.data;
-  assertEquals(data.artifactsPublicPaths, [`.peaks/_runtime/${sid}/qa/test-cases/001-x.md`]);
+  const declared = await readJson(join(dir.path, recordPaths(dir.path, result)[1]));
+  assertEquals(declared.declaredArtifacts, [`.peaks/_runtime/${sid}/qa/test-cases/001-x.md`]);
   assert(!("projectRoot" in data) && !("instructions" in data));
   for (const [i, call] of data.toolCalls.entries()) {
-    assertMatch(call.args.prompt, /^Run `peaks sub-agent brief --record dispatch-001-x-/);
+    assertEquals(
+      call.args.prompt,
+      `Run \`peaks sub-agent brief --record ${data.records[i]}\` and follow it.`,
+    );
     const brief = await runPeaks(
-      ["sub-agent", "brief", "--record", data.dispatchRecordPaths[i], "--json"],
+      ["sub-agent", "brief", "--record", data.records[i], "--json"],
       { cwd: dir.path },
     );
     assert(brief.stdout.includes(marker(["a", "b"][i])));
@@ -274,12 +308,32 @@ Deno.test("refusals: another DAG under the batch, a single-dispatch batch, flags
   }
 });
 
+Deno.test("a DAG already out in one batch is not sent again under a new batch id", async () => {
+  await using dir = await tempDir();
+  const sid = await initWorkspace(dir.path);
+  await writeText(join(dir.path, "dag.json"), dag(["a", "b"], []));
+  const first = await fromDag(dir.path, "--batch-id", "one");
+  assertEquals(first.code, 0, first.stdout);
+  const again = await fromDag(dir.path, "--batch-id", "two");
+  assertEquals([again.code, again.json.code], [3, "DAG_ALREADY_DISPATCHED"]);
+  assertEquals(again.json.data, { batchId: "one", open: ["a", "b"] });
+  assertEquals((await dispatchFiles(dir.path, sid)).length, 2, "no record was duplicated");
+  // Its nextAction continues the first batch (here: sends the calls that never started again).
+  const resumed = await runNextAction(again.json.nextActions[0], { cwd: dir.path, env: CLAUDE });
+  assertEquals(resumed.code, 0, resumed.stdout);
+  assertEquals(resumed.json.data.records, first.json.data.records);
+  // A batch that stopped on a failed node may be started over.
+  await finalizeAll(dir.path, recordPaths(dir.path, first).slice(0, 1), "failed");
+  const fresh = await fromDag(dir.path, "--batch-id", "three");
+  assertEquals(fresh.code, 0, fresh.stdout);
+});
+
 Deno.test("a failed node blocks what depends on it: DAG_BLOCKED names both", async () => {
   await using dir = await tempDir();
   await initWorkspace(dir.path);
   await writeText(join(dir.path, "dag.json"), dag(["a", "b", "c"], [["a", "c"], ["b", "c"]]));
   const first = await fromDag(dir.path, "--batch-id", "bf");
-  const [a, b] = first.json.data.dispatchRecordPaths;
+  const [a, b] = recordPaths(dir.path, first);
   await finalizeAll(dir.path, [a], "failed");
   await finalizeAll(dir.path, [b]);
   const blocked = await fromDag(dir.path, "--batch-id", "bf");
@@ -313,10 +367,10 @@ Deno.test("FANOUT_REQUIRED: a single dispatch for a request whose planned DAG ha
   assertEquals(single.code, 0, single.stdout);
   const warning = single.json.warnings.find((w: { code: string }) => w.code === "FANOUT_REQUIRED");
   assert(warning, JSON.stringify(single.json.warnings));
-  assertEquals(warning.readyNodes, ["rd-planning", "qa-test-cases"]);
+  assertMatch(warning.message, /^rd-planning, qa-test-cases can run now/);
   const fanned = await runNextAction(warning.command, { cwd: dir.path, env: CLAUDE });
   assertEquals(fanned.code, 0, fanned.stdout);
-  assertEquals(fanned.json.data.dispatchCount, 2);
+  assertEquals(fanned.json.data.toolCalls.length, 2);
   // Once the DAG is out, a single dispatch for the request is not warned any more.
   const later = await runPeaks(
     ["sub-agent", "dispatch", "rd", "--request-id", "001-fan", "--prompt", "x", "--json"],
@@ -363,10 +417,10 @@ Deno.test("a prompt over budget refuses the whole wave; the offered re-run conti
   const forced = refused.json.nextActions.find((a: string) => a.includes("--force"));
   assertEquals(
     forced,
-    `peaks sub-agent dispatch --from-dag dag.json --batch-id tight --context-window 1000 --force --project ${dir.path}`,
+    `peaks sub-agent dispatch --from-dag dag.json --batch-id tight --context-window 1000 --force --project ${dir.path} --json`,
   );
   const sent = await runNextAction(forced, { cwd: dir.path, env: CLAUDE });
   assertEquals(sent.code, 0, sent.stdout);
-  assertEquals(sent.json.data.dispatchCount, 2);
-  assert(sent.json.data.nodes.every((n: { forcedAt: string | null }) => n.forcedAt !== null));
+  assertEquals(sent.json.data.toolCalls.length, 2);
+  assert(sent.json.data.forcedAt, "the envelope says the wave was forced");
 });

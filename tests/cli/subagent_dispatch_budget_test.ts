@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { initWorkspace, readJson } from "../support/subagent.ts";
+import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
 import { runNextAction } from "../support/next_actions.ts";
 import { answer, deadPort, fakeHeadroomProxy } from "../support/headroom_proxy.ts";
 import { join } from "../../lib/core/std.ts";
@@ -28,6 +28,8 @@ Deno.test("dispatch refuses a prompt over 80% of the window; its --force re-run 
       "4000",
       "--prompt",
       prompt,
+      "--brief",
+      "inline",
       "--json",
     ],
     { cwd: dir.path, env: CLAUDE },
@@ -55,7 +57,7 @@ Deno.test("dispatch refuses a prompt over 80% of the window; its --force re-run 
     forced.json.data.toolCall.args.prompt.includes(MARKER),
     "the saved prompt is the one dispatched",
   );
-  const record = await readJson(join(dir.path, forced.json.data.dispatchRecordPath));
+  const record = await readJson(join(dir.path, recordPathOf(dir.path, forced.json.data.record)));
   assertEquals(record.forcedAt, forced.json.data.forcedAt);
 });
 
@@ -63,12 +65,22 @@ Deno.test("dispatch --use-headroom with no proxy: HEADROOM_UNAVAILABLE and an un
   await using dir = await tempDir();
   await initWorkspace(dir.path);
   const result = await runPeaks(
-    ["sub-agent", "dispatch", "qa", "--use-headroom", "--prompt", `Check it. ${MARKER}`, "--json"],
+    [
+      "sub-agent",
+      "dispatch",
+      "qa",
+      "--use-headroom",
+      "--prompt",
+      `Check it. ${MARKER}`,
+      "--brief",
+      "inline",
+      "--json",
+    ],
     { cwd: dir.path, env: { ...CLAUDE, HEADROOM_BASE_URL: `http://127.0.0.1:${deadPort()}` } },
   );
   assertEquals(result.code, 0, result.stdout);
   assertEquals(codes(result.json.warnings), ["HEADROOM_UNAVAILABLE"]);
-  assertEquals(result.json.data.headroomCompressed, false);
+  assert(!("headroomResult" in result.json.data), "nothing was compressed");
   assert(result.json.data.toolCall.args.prompt.includes(MARKER));
 });
 
@@ -88,23 +100,26 @@ Deno.test("dispatch compresses only the caller's prompt; the generated blocks an
       "--use-headroom",
       "--prompt-file",
       "task.md",
+      "--brief",
+      "inline",
       "--json",
     ],
     { cwd: dir.path, env: { ...CLAUDE, HEADROOM_BASE_URL: proxy.url } },
   );
   assertEquals(result.code, 0, result.stdout);
   const data = result.json.data;
-  assertEquals(data.headroomCompressed, true);
-  assert(data.promptSize < data.originalPromptSize);
+  const path = recordPathOf(dir.path, data.record);
+  const record = await readJson(join(dir.path, path));
+  assert(data.headroomResult, "the envelope says the prompt was compressed");
+  assert(record.promptSize < record.originalPromptSize);
   assertEquals(proxy.promptOf(0), body.trim(), "the proxy saw the caller's prompt only");
   const prompt: string = data.toolCall.args.prompt;
   assert(
-    prompt.includes(data.dispatchRecordPath),
+    prompt.includes(path),
     "heartbeat and completion blocks name the record",
   );
   assertMatch(prompt, /## Commit \/ push policy \(mandatory\)/);
   assert(!("ccrHashes" in data.headroomResult), "CCR hashes stay out of the envelope");
-  const record = await readJson(join(dir.path, data.dispatchRecordPath));
   assertEquals((record.headroomResult as { ccrHashes: string[] }).ccrHashes, ["ccr0a1b2c3"]);
   assertEquals(record.prompt, prompt);
 });

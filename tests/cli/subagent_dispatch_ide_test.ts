@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { initWorkspace, readJson } from "../support/subagent.ts";
+import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
 import { runNextAction, shellWords } from "../support/next_actions.ts";
 import { join } from "../../lib/core/std.ts";
 import { waitForExit } from "../support/detached.ts";
@@ -12,17 +12,19 @@ const CLAUDE = { CLAUDECODE: "1" };
 Deno.test("IDE detection: env names the IDE, none means claude-code with IDE_ASSUMED", async () => {
   await using dir = await tempDir();
   await initWorkspace(dir.path);
+  const ideOf = async (result: { json: { data: { record: string } } }) =>
+    (await readJson(join(dir.path, recordPathOf(dir.path, result.json.data.record)))).ide;
   const assumed = await runPeaks(["sub-agent", "dispatch", "rd", "--prompt", "x", "--json"], {
     cwd: dir.path,
   });
-  assertEquals(assumed.json.data.ide, "claude-code");
+  assertEquals(await ideOf(assumed), "claude-code");
   assertEquals(assumed.json.warnings.map((w: { code: string }) => w.code), ["IDE_ASSUMED"]);
 
-  const trae = await runPeaks(["sub-agent", "dispatch", "qa", "--prompt", "x", "--json"], {
-    cwd: dir.path,
-    env: { TRAE_AI_SHELL_ID: "7" },
-  });
-  assertEquals(trae.json.data.ide, "trae");
+  const trae = await runPeaks(
+    ["sub-agent", "dispatch", "qa", "--prompt", "x", "--brief", "inline", "--json"],
+    { cwd: dir.path, env: { TRAE_AI_SHELL_ID: "7" } },
+  );
+  assertEquals(await ideOf(trae), "trae");
   assertEquals(trae.json.data.toolCall.verified, false);
   assert(!("toolCallAliases" in trae.json.data));
   assert(trae.json.data.toolCall.args.prompt.includes("## MCP tool check (IDE: trae)"));
@@ -31,7 +33,7 @@ Deno.test("IDE detection: env names the IDE, none means claude-code with IDE_ASS
   const cursor = await runPeaks(["sub-agent", "dispatch", "qa", "--prompt", "x", "--json"], {
     cwd: dir.path,
   });
-  assertEquals(cursor.json.data.ide, "cursor");
+  assertEquals(await ideOf(cursor), "cursor");
   assertEquals(cursor.json.warnings, []);
 });
 
@@ -81,12 +83,16 @@ Deno.test("IDE_NOT_SUPPORTED: exit 3, a detached replay with the installed vendo
   const exit = await waitForExit(join(dir.path, replay.json.data.detached.runDir));
   assertEquals(exit.outcome, "done");
   const detached = await readJson(join(dir.path, replay.json.data.dispatchRecordPath));
+  // The in-process replay of the same call carries the saved prompt (inline, to look at it).
   assertEquals([detached.mode, detached.vendor, detached.status], ["detached", "codex", "done"]);
   assert(detached.prompt.includes(`piped ${MARKER}`));
   const words = shellWords(action);
   const mode = words.indexOf("--mode");
   words.splice(mode, 4, "--ide", "claude-code");
-  const inProcess = await runPeaks([...words.slice(1), "--json"], { cwd: dir.path, env });
+  const inProcess = await runPeaks([...words.slice(1), "--brief", "inline", "--json"], {
+    cwd: dir.path,
+    env,
+  });
   assertEquals(inProcess.code, 0, inProcess.stderr);
   assert(inProcess.json.data.toolCall.args.prompt.includes(`piped ${MARKER}`));
 });
@@ -120,7 +126,7 @@ Deno.test("a git project records gitHead and branch", async () => {
     cwd: dir.path,
     env: CLAUDE,
   });
-  const record = await readJson(join(dir.path, result.json.data.dispatchRecordPath));
+  const record = await readJson(join(dir.path, recordPathOf(dir.path, result.json.data.record)));
   assertMatch(record.gitHead!, /^[0-9a-f]{40}$/);
   assertEquals(record.gitBranch, "main");
 });
@@ -139,7 +145,18 @@ Deno.test("runtime arguments come from presence, the PRD request and the swarm p
     JSON.stringify({ rid: "001-login", frontendOnly: true, frontendKeywordHit: false }),
   );
   const result = await runPeaks(
-    ["sub-agent", "dispatch", "ui", "--request-id", "001-login", "--prompt", "x", "--json"],
+    [
+      "sub-agent",
+      "dispatch",
+      "ui",
+      "--request-id",
+      "001-login",
+      "--prompt",
+      "x",
+      "--brief",
+      "inline",
+      "--json",
+    ],
     { cwd: dir.path, env: CLAUDE },
   );
   const prompt: string = result.json.data.toolCall.args.prompt;

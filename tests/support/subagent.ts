@@ -139,3 +139,20 @@ export async function writeBatchOnDisk(
 export async function readJson(path: string): Promise<DispatchRecord> {
   return JSON.parse(await Deno.readTextFile(path));
 }
+
+/**
+ * The project-relative path of the record a dispatch envelope names by its short id
+ * (`data.record`, `data.records[i]`): the file `dispatch-…-<id>.json` in a session folder.
+ */
+export function recordPathOf(root: string, id: string): string {
+  const base = join(root, ".peaks", "_sub_agents");
+  for (const session of Deno.readDirSync(base)) {
+    if (!session.isDirectory) continue;
+    for (const entry of Deno.readDirSync(join(base, session.name))) {
+      if (entry.isFile && entry.name.endsWith(`-${id}.json`)) {
+        return `.peaks/_sub_agents/${session.name}/${entry.name}`;
+      }
+    }
+  }
+  throw new Error(`no dispatch record with id ${id} under ${base}`);
+}

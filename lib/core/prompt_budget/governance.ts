@@ -135,24 +135,17 @@ export function budgetData(outcome: GovernOutcome) {
   };
 }
 
-/** The warning of a non-refusing tier above ok. */
+/** The warning of a non-refusing tier above ok: short, since it rides in small envelopes. */
 function budgetWarning(verdict: BudgetVerdict, suggestHeadroom: boolean): Warning {
   const share =
-    `The prompt takes about ${verdict.percent}% of the ${verdict.contextWindow}-token context window ` +
-    `(${verdict.estimatedTokens} estimated tokens)`;
-  const facts = {
-    percent: verdict.percent,
-    estimatedTokens: verdict.estimatedTokens,
-    contextWindow: verdict.contextWindow,
-  };
-  const hint = suggestHeadroom ? " Consider --use-headroom to compress it first." : "";
+    `Prompt ≈ ${verdict.percent}% of a ${verdict.contextWindow}-token window (${verdict.estimatedTokens} tokens)`;
+  const hint = suggestHeadroom ? "; try --use-headroom" : "";
   if (verdict.tier === "soft-warn") {
-    return { code: "CONTEXT_SOFT_WARN", message: `${share}.${hint}`, ...facts };
+    return { code: "CONTEXT_SOFT_WARN", message: `${share}${hint}.` };
   }
   return {
     code: "CONTEXT_NEAR_LIMIT",
-    message: `${share}; from ${THRESHOLDS.tooLarge}% it is refused without --force.${hint}`,
-    ...facts,
+    message: `${share}; from ${THRESHOLDS.tooLarge}% it needs --force${hint}.`,
   };
 }
 

@@ -83,7 +83,7 @@ export function dagCallWords(
       flags["max-parallel"] === DEFAULT_MAX_PARALLEL ? undefined : flags["max-parallel"],
     ],
     ["--request-id", flags["request-id"]],
-    ["--brief", flags.brief === "inline" ? undefined : flags.brief],
+    ["--brief", flags.brief === "pointer" ? undefined : flags.brief],
     ["--ide", flags.ide],
     [
       "--heartbeat-interval",

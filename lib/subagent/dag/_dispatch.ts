@@ -30,6 +30,7 @@ import { commandLine, projectArgs } from "../../core/shell.ts";
 import { installedVendors } from "../../core/ide/vendors.ts";
 import { type DagDetached, prepareDagDetached } from "./_detached.ts";
 import { prepareWave, writeWave } from "./_wave.ts";
+import { refuseSecondFanOut } from "./_duplicate.ts";
 import { type DagCall, dagCallWords, type DagInput, refuseSingleFlags } from "./_call.ts";
 
 async function readDagFile(
@@ -100,13 +101,14 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
       ]
       : null,
     detached: detached && runs ? { vendor: detached.vendor, runs } : undefined,
+    batchGiven: call.givenBatch !== undefined,
+    outputMode: ctx.global,
   });
 }
 
 const IDE_ASSUMED: Warning = {
   code: "IDE_ASSUMED",
-  message:
-    "No IDE detected from the environment or project folders; assuming claude-code. Pass --ide to choose.",
+  message: "No IDE detected: assuming claude-code (pass --ide to choose).",
 };
 
 /** The flags, the session, the DAG and the host; a host without an in-process tool stops here. */
@@ -170,20 +172,22 @@ async function nextWave(ctx: Ctx, call: DagCall): Promise<NextWave> {
       ctx.now(),
     );
   if (state.batch) batchConflict(session.project, batchId, state.batch, call.hash, dagPath);
+  // A new batch for a DAG another batch of the session already carries would send it twice.
+  else await refuseSecondFanOut(ctx, call);
   const decision = decideNext(analysis, state.progress, call.flags["max-parallel"]);
   switch (decision.kind) {
     case "wait":
       if (decision.level === null) {
         return {
           kind: "answer",
-          result: drainedResult(session, batchId, analysis, dagPath, decision),
+          result: drainedResult(session, batchId, analysis, decision),
         };
       }
       throw levelNotReady(session, batchId, analysis, { ...decision, level: decision.level });
     case "blocked":
       throw dagBlocked(session, batchId, analysis, decision);
     case "complete":
-      return { kind: "answer", result: completeResult(session, batchId, analysis, dagPath) };
+      return { kind: "answer", result: completeResult(session, batchId, analysis) };
     case "dispatch":
       return { kind: "dispatch", decision };
   }

@@ -8,17 +8,18 @@ import { BATCH_SOFT_LIMIT } from "../../core/batch/batch.ts";
 import type { DagAnalysis } from "../../core/dag/dag.ts";
 import type { Warning } from "../../core/errors.ts";
 import type { SessionContext } from "../../core/session/session.ts";
-import { commandLine } from "../../core/shell.ts";
-import { compactMeta } from "../_artifact_rules.ts";
+import { commandLine, withOutputMode } from "../../core/shell.ts";
+import { withoutEmpty } from "../../core/command/lean.ts";
+import { recordIdOf } from "../../core/record/names_light.ts";
+import type { DispatchRecord, ToolCall } from "../../core/record/record.ts";
 import type { Decision } from "./_schedule.ts";
-import { statusCommand, waitingList, waitingRows } from "./_refusals.ts";
+import type { NodeProgress } from "../../core/dag/progress.ts";
+import { statusCommand, waitingRows } from "./_refusals.ts";
 import type { WrittenDispatch } from "../dispatch/_record.ts";
 import { watchCommand } from "./_detached.ts";
 
-export const DAG_ENVELOPE_VERSION = "1.0.0";
+export const DAG_ENVELOPE_VERSION = "2.0.0";
 export const DAG_EXPECTED_COMPLETION_SECONDS = 60;
-
-const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
 function listed(items: string[], max: number): string {
   const unique = [...new Set(items)];
@@ -32,16 +33,15 @@ export function fanoutHint(
   tool: string,
   roles: string[],
   rids: string[],
-  batchId: string,
   level: number,
   levelsTotal: number,
 ): string {
   const count = roles.length;
   return `⏳ Spawning ${count} sub-agent${count === 1 ? "" : "s"} via ${tool}: ${
     listed(roles, 6)
-  } for rid=${
-    listed(rids, 2)
-  }, batch-id=${batchId}, level ${level}/${levelsTotal} (ETA ~${DAG_EXPECTED_COMPLETION_SECONDS}s)`;
+  } for rid=${listed(rids, 2)}${
+    levelsTotal > 1 ? `, level ${level}/${levelsTotal}` : ""
+  } (ETA ~${DAG_EXPECTED_COMPLETION_SECONDS}s)`;
 }
 
 export interface DispatchedFacts {
@@ -59,12 +59,17 @@ export interface DispatchedFacts {
   nextCall: string[] | null;
   /** Set for `--mode detached`: the vendor and the supervisors that started. */
   detached?: { vendor: string; runs: Array<{ record: string; runDir: string; pid: number }> };
+  /** Whether the caller named the batch (then the envelope does not repeat it). */
+  batchGiven: boolean;
+  /** The caller's output mode, carried by data.nextCall. */
+  outputMode: { json: boolean; pretty: boolean };
 }
 
 export function dispatchedResult(facts: DispatchedFacts): CommandResult {
   const { session, batchId, analysis, decision, written } = facts;
-  const pointer = facts.brief === "pointer";
-  const nextCall = facts.nextCall ? commandLine(facts.nextCall) : null;
+  const nextCall = facts.nextCall
+    ? withOutputMode(commandLine(facts.nextCall), facts.outputMode)
+    : null;
   const warnings = [...facts.warnings];
   if (written.length > BATCH_SOFT_LIMIT) {
     warnings.push({
@@ -75,17 +80,18 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
     });
   }
   const data = dispatchedData(facts, nextCall);
-  if (!pointer) {
+  if (facts.detached) {
     data.projectRoot = session.project.root;
-    data.instructions = dispatchedInstructions(facts, nextCall);
+    data.instructions = detachedInstructions(facts, nextCall);
   }
+  // In process, the next step is the tool calls in data, then finalize: nothing to run first.
   const follow = facts.detached
     ? [watchCommand(session.project, session.sessionId, batchId), statusCommand(session, batchId)]
-    : [statusCommand(session, batchId)];
+    : [];
   return {
     data,
     warnings,
-    nextActions: pointer ? [] : follow,
+    nextActions: follow,
     human: [
       `dispatched level ${decision.level}/${analysis.levels.length}, wave ${decision.wave}/${decision.wavesInLevel}: ${written.length} node(s) in batch ${batchId}`,
       ...written.map((w) => `  ${w.record.graphNodeId} (${w.record.role}) ${w.displayPath}`),
@@ -94,60 +100,17 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
   };
 }
 
-/** One entry per dispatched node; pointer mode keeps only what finds the record. */
-function nodeEntries(facts: DispatchedFacts) {
-  return facts.written.map((w) => {
-    const node = facts.analysis.byId.get(w.record.graphNodeId!)!;
-    const base = {
-      nodeId: node.id,
-      role: w.record.role,
-      requestId: w.record.requestId,
-      dispatchedInBatch: w.record.dispatchedInBatch,
-      dispatchRecordPath: w.displayPath,
-    };
-    if (facts.brief === "pointer") return base;
-    return {
-      ...base,
-      ...(node.label ? { label: node.label } : {}),
-      foundation: node.foundation === true,
-      complexity: node.complexity ?? null,
-      originalPromptSize: w.record.originalPromptSize,
-      promptSize: w.record.promptSize,
-      headroomCompressed: w.budget.headroomCompressed,
-      headroomResult: w.budget.headroomResult,
-      forcedAt: w.budget.forcedAt,
-      ...(w.budget.verdict ? { contextBudget: w.budget.verdict } : {}),
-    };
-  });
-}
-
+/** The tool calls and their records, in the same order, and nothing the caller already has. */
 function dispatchedData(facts: DispatchedFacts, nextCall: string | null): Record<string, unknown> {
   const { batchId, analysis, decision, written } = facts;
   // Detached nodes have no tool call: their vendors already run.
   const toolCalls = facts.detached ? [] : written.map((w) => w.toolCall!);
-  const metas = written.flatMap((w) => w.record.artifactMetas).map(compactMeta);
-  const promptBytes = toolCalls.reduce((sum, c) => sum + utf8(String(c.args.prompt)), 0);
-  const artifactBytes = metas.length ? utf8(JSON.stringify(metas)) : 0;
-  return {
+  return withoutEmpty({
     envelopeVersion: DAG_ENVELOPE_VERSION,
-    batchId,
-    ide: facts.ide,
-    dag: {
-      path: facts.dagPath,
-      sha256: facts.hash,
-      nodes: analysis.dag.nodes.length,
-      edges: analysis.edgeCount,
-    },
-    level: decision.level,
-    levelsTotal: analysis.levels.length,
-    wave: decision.wave,
-    wavesInLevel: decision.wavesInLevel,
-    remainingLevels: decision.remainingLevels,
-    dispatchCount: written.length,
+    batchId: facts.batchGiven ? undefined : batchId,
     toolCalls,
-    ...(written[0]?.aliases.length ? { toolCallAliases: written[0].aliases } : {}),
-    nodes: nodeEntries(facts),
-    dispatchRecordPaths: written.map((w) => w.displayPath),
+    toolCallAliases: written[0]?.aliases,
+    records: written.map((w) => recordIdOf(w.path)),
     ...(facts.detached
       ? {
         mode: "detached",
@@ -164,57 +127,28 @@ function dispatchedData(facts: DispatchedFacts, nextCall: string | null): Record
       facts.detached ? `detached ${facts.detached.vendor}` : `${toolCalls[0].name} tool`,
       written.map((w) => w.record.role),
       written.map((w) => w.record.requestId),
-      batchId,
       decision.level,
       analysis.levels.length,
     ),
-    expectedCompletionSeconds: DAG_EXPECTED_COMPLETION_SECONDS,
-    artifactsPublicPaths: [...new Set(written.flatMap((w) => w.record.declaredArtifacts))],
-    artifactMetas: metas,
-    contextImpact: { promptBytes, artifactBytes, totalBytes: promptBytes + artifactBytes },
+    headroomResults: written.some((w) => w.budget.headroomCompressed)
+      ? written.map((w) => w.budget.headroomResult)
+      : undefined,
+    forcedAt: written.find((w) => w.budget.forcedAt)?.budget.forcedAt,
     nextCall,
-    complete: false,
-  };
+  });
 }
 
-function dispatchedInstructions(facts: DispatchedFacts, nextCall: string | null): string[] {
-  const { decision } = facts;
-  if (facts.detached) {
-    return [
-      `The sub-agents already run as separate ${facts.detached.vendor} processes: print data.orchestratorVisibleHint once and make no tool call.`,
-      "Follow them with the first nextAction; each supervisor sets its record's outcome when its vendor ends.",
-      "When they have ended: git status, git diff, then peaks sub-agent finalize --record <its dispatchRecordPath> --outcome <its outcome> for each.",
-      nextCall
-        ? "Once every record of this wave is finalized, run data.nextCall for the next wave or level."
-        : "This was the last wave: once every record is finalized, the DAG is done.",
-    ];
-  }
+function detachedInstructions(facts: DispatchedFacts, nextCall: string | null): string[] {
   return [
-    "This was a dry run: print data.orchestratorVisibleHint once, then make every call in data.toolCalls in ONE message.",
-    "When each sub-agent returns: git status, git diff, then peaks sub-agent finalize --record <its dispatchRecordPath> --outcome done --result-json '<its return JSON>'.",
+    `The sub-agents already run as separate ${
+      facts.detached!.vendor
+    } processes: print data.orchestratorVisibleHint once and make no tool call.`,
+    "Follow them with the first nextAction; each supervisor sets its record's outcome when its vendor ends.",
+    "When they have ended: git status --short --untracked-files=all, git diff, then peaks sub-agent finalize --record <its record> --outcome <its outcome> for each.",
     nextCall
-      ? `Once every record of this wave is finalized, run data.nextCall for the next ${
-        decision.wave < decision.wavesInLevel ? "wave" : "level"
-      }.`
+      ? "Once every record of this wave is finalized, run data.nextCall for the next wave or level."
       : "This was the last wave: once every record is finalized, the DAG is done.",
   ];
-}
-
-/** The fields shared by the two answers that send nothing (complete, drained). */
-function idleEnvelope(batchId: string, analysis: DagAnalysis, dagPath: string) {
-  return {
-    envelopeVersion: DAG_ENVELOPE_VERSION,
-    batchId,
-    dag: { path: dagPath, nodes: analysis.dag.nodes.length, edges: analysis.edgeCount },
-    level: null,
-    levelsTotal: analysis.levels.length,
-    remainingLevels: 0,
-    dispatchCount: 0,
-    toolCalls: [],
-    dispatchRecordPaths: [],
-    artifactsPublicPaths: [],
-    nextCall: null,
-  };
 }
 
 /** Every node of the DAG is done: nothing to send. */
@@ -222,44 +156,83 @@ export function completeResult(
   session: SessionContext,
   batchId: string,
   analysis: DagAnalysis,
-  dagPath: string,
 ): CommandResult {
   return {
     data: {
-      ...idleEnvelope(batchId, analysis, dagPath),
+      envelopeVersion: DAG_ENVELOPE_VERSION,
+      batchId,
       complete: true,
-      projectRoot: session.project.root,
-      instructions: ["Every node of this DAG is done; nothing was dispatched."],
+      nodes: analysis.dag.nodes.length,
     },
     nextActions: [statusCommand(session, batchId)],
     human: `every node of the DAG in batch ${batchId} is done; nothing to dispatch`,
   };
 }
 
-/** Every node is out and some still run: nothing left to send, say who is still working. */
+/**
+ * A record whose tool call was never made: still queued, never beat, never fetched its brief.
+ * (The envelope that carried the call was lost, e.g. the dispatch ran without --json.)
+ */
+function neverStarted(record: DispatchRecord | null): record is DispatchRecord {
+  return record !== null && record.status === "queued" && record.heartbeats.length === 0 &&
+    !record.briefedAt && record.toolCall !== null;
+}
+
+/** The tool call as the dispatch envelope carried it (an inline record keeps the prompt once). */
+function storedToolCall(record: DispatchRecord): ToolCall {
+  const { promptIn, ...call } = record.toolCall as ToolCall & { promptIn?: string };
+  return promptIn === "prompt" ? { ...call, args: { ...call.args, prompt: record.prompt } } : call;
+}
+
+/**
+ * Every node is out and some still run: nothing new to send. Members that never started get
+ * their tool calls again, so a fan-out whose envelope was lost is recovered by the same command.
+ */
 export function drainedResult(
   session: SessionContext,
   batchId: string,
   analysis: DagAnalysis,
-  dagPath: string,
   decision: Extract<Decision, { kind: "wait" }>,
 ): CommandResult {
   const waiting = waitingRows(session.project, analysis, decision.waiting);
+  const unsent = decision.waiting.filter((p) => neverStarted(p.record));
+  if (unsent.length) return resentResult(batchId, unsent);
   return {
-    data: {
-      ...idleEnvelope(batchId, analysis, dagPath),
-      complete: false,
-      waiting,
-      projectRoot: session.project.root,
-      instructions: [
-        `Every node is dispatched; nothing is left to send. Still running: ${
-          waitingList(waiting)
-        }.`,
-        "Finalize each sub-agent when it returns.",
-      ],
-    },
-    nextActions: [statusCommand(session, batchId)],
+    data: { envelopeVersion: DAG_ENVELOPE_VERSION, batchId, dispatchCount: 0, waiting },
+    nextActions: [],
     human:
       `every node of the DAG in batch ${batchId} is dispatched; ${waiting.length} still running`,
+  };
+}
+
+function resentResult(
+  batchId: string,
+  progress: NodeProgress[],
+): CommandResult {
+  const unsent = progress.map((p) => p.record!);
+  const toolCalls = unsent.map(storedToolCall);
+  const records = progress.map((p) => recordIdOf(p.recordPath!));
+  return {
+    data: withoutEmpty({
+      envelopeVersion: DAG_ENVELOPE_VERSION,
+      batchId,
+      resent: true,
+      toolCalls,
+      records,
+      orchestratorVisibleHint: fanoutHint(
+        `${toolCalls[0].name} tool`,
+        unsent.map((r) => r.role),
+        unsent.map((r) => r.requestId),
+        1,
+        1,
+      ),
+      instructions: [
+        "These sub-agents were dispatched but never started (their tool calls were not made): make these calls now, in one message.",
+      ],
+    }),
+    nextActions: [],
+    human: `${unsent.length} dispatched sub-agent(s) of batch ${batchId} never started: ${
+      unsent.map((r) => r.role).join(", ")
+    } (use --json for data.toolCalls)`,
   };
 }

@@ -3,6 +3,7 @@
  * pipeline (compose, prompt budget, record), then every record joins the
  * batch under one lock, with the DAG's own section of the batch file.
  */
+import { readRoleSection, type RoleSection } from "../dispatch/_role_section.ts";
 import type { Ctx } from "../../core/command/ctx.ts";
 import type { DagNode } from "../../core/dag/dag.ts";
 import { PeaksError } from "../../core/errors.ts";
@@ -68,6 +69,7 @@ export async function prepareWave(
         detached,
         now,
         step,
+        section: readRoleSection(ctx, node.role),
       });
     } catch (error) {
       // A refused prompt refuses the whole wave; say which node it was.
@@ -87,6 +89,8 @@ async function prepareNode(
     detached: DagDetached | undefined;
     now: Date;
     step: Parameters<typeof prepareDispatch>[1];
+    /** The role's skill section for its brief. */
+    section: Promise<RoleSection | null>;
   },
 ): Promise<PreparedDispatch> {
   const { project, sessionId } = call.session;
@@ -111,6 +115,7 @@ async function prepareNode(
     heartbeatIntervalSec: call.flags["heartbeat-interval"],
     declaredArtifacts: artifacts.declared,
   }, around);
+  runtime.roleSection = await wave.section;
   return await prepareDispatch({
     project,
     runtime,

@@ -47,11 +47,10 @@ export async function fanoutWarning(
     ]);
     return {
       code: "FANOUT_REQUIRED",
-      message: `${shown} has ${ready.length} nodes for ${rid} that can run now (${
+      message: `${
         ready.join(", ")
-      }); dispatch them together in one call instead of one at a time: ${command}`,
+      } can run now: send them in one call with this warning's command.`,
       command,
-      readyNodes: ready,
     };
   } catch {
     // A broken DAG file is reported by --from-dag and swarm plan, not by every dispatch.

@@ -8,12 +8,18 @@ import type { Ctx } from "../../core/command/ctx.ts";
 import { gateError, usageError } from "../../core/errors.ts";
 import { guardFlagPath, type Project } from "../../core/project/project.ts";
 
+/** Whether the caller gave a prompt at all (without one, rd, qa and txt get peaks' task). */
+export function promptGiven(flags: { prompt?: string; "prompt-file"?: string }): boolean {
+  return flags.prompt !== undefined || flags["prompt-file"] !== undefined;
+}
+
 /** Refuse inputs past this many bytes: far beyond any useful prompt, small enough to hold in memory. */
 export const PROMPT_SAFETY_CAP = 32 * 1024 * 1024;
 
 export interface PromptInput {
   text: string;
-  source: "flag" | "file" | "stdin";
+  /** `workflow`: no prompt was given, and peaks wrote the role's task for the request. */
+  source: "flag" | "file" | "stdin" | "workflow";
   /** Absolute path when the prompt came from --prompt-file. */
   file: string | null;
 }
@@ -73,7 +79,7 @@ export async function readPromptInput(
   } else {
     throw usageError(
       "MISSING_PROMPT",
-      "peaks sub-agent dispatch needs a prompt: --prompt <text>, --prompt-file <path> or --prompt - (stdin).",
+      "peaks sub-agent dispatch needs a prompt: --prompt <text>, --prompt-file <path> or --prompt - (stdin). For rd, qa and txt with --request-id, peaks writes the task itself once the request is there.",
       { data: { flags: ["prompt", "prompt-file"] } },
     );
   }

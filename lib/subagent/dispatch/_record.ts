@@ -12,7 +12,7 @@ import type { IdeEntry } from "../../core/ide/ide.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
 import type { ArtifactMeta, DispatchRecord, ToolCall } from "../../core/record/record.ts";
-import { RECORD_VERSION, recordFileName } from "../../core/record/names_light.ts";
+import { RECORD_VERSION, recordFileName, recordIdOf } from "../../core/record/names_light.ts";
 import { composePrompt } from "../_instructions.ts";
 import type { RuntimeArgs } from "./_runtime_args.ts";
 import { buildToolCall, pointerPrompt } from "./_tool_call.ts";
@@ -24,7 +24,7 @@ import { createFileExclusive, exists } from "../../core/fs/files.ts";
  * afterwards and never compressed.
  */
 /** The version of the envelope a single dispatch answers with, in-process or detached. */
-export const ENVELOPE_VERSION = "2.1.0";
+export const ENVELOPE_VERSION = "3.0.0";
 
 export interface BudgetedPrompt {
   prompt: string;
@@ -197,7 +197,7 @@ function materialize(
   if (plan.detached) {
     return { plan, budget, fileName, path, shown, composed, toolCall: null, aliases: [] };
   }
-  const toolPrompt = plan.brief === "pointer" ? pointerPrompt(fileName) : composed;
+  const toolPrompt = plan.brief === "pointer" ? pointerPrompt(recordIdOf(fileName)) : composed;
   const { toolCall, aliases } = buildToolCall(
     plan.ide,
     plan.runtime.role,

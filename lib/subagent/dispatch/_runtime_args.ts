@@ -15,6 +15,7 @@ import { LEGACY_ARCHETYPES, readScanResult } from "../../core/scan/result.ts";
 import { readJsonFile } from "../../core/fs/json.ts";
 import { roleFileName } from "../../core/record/names_light.ts";
 import { exists } from "../../core/fs/files.ts";
+import type { RoleSection } from "./_role_section.ts";
 
 /** A dispatch without a request id still needs one for file names: one per batch. */
 export function generatedRequestId(batchId: string): string {
@@ -38,6 +39,8 @@ export interface RuntimeArgs {
   markerPath: string;
   heartbeatIntervalSec: number;
   declaredArtifacts: string[];
+  /** The role's section of its skill, carried in the brief; null when the role has none. */
+  roleSection?: RoleSection | null;
 }
 
 export interface Surroundings {

@@ -38,6 +38,6 @@ export function pointerPrompt(recordFile: string): string {
   return `Run \`${brief}\` and follow it.`;
 }
 
-export function visibleHint(tool: string, role: string, rid: string, batchId: string): string {
-  return `⏳ Spawning sub-agent via ${tool} tool: ${role} for rid=${rid}, batch-id=${batchId} (ETA ~${EXPECTED_COMPLETION_SECONDS}s)`;
+export function visibleHint(tool: string, role: string, rid: string): string {
+  return `⏳ Spawning sub-agent via ${tool} tool: ${role} for rid=${rid} (ETA ~${EXPECTED_COMPLETION_SECONDS}s)`;
 }
