@@ -12,6 +12,8 @@ import type { SwarmRole } from "./_plan_file.ts";
 import { gateBRequirements } from "./_gate_b.ts";
 import type { Shape } from "./_plan_rules.ts";
 import { peaksLine } from "../core/shell.ts";
+import type { Requirement } from "../core/request/requirements.ts";
+import { deliverBlock } from "../core/workflow/deliverables.ts";
 
 export interface PlanDagInput {
   project: Project;
@@ -28,64 +30,57 @@ const LABELS: Record<SwarmRole, string> = {
   "qa-test-cases": "QA test cases",
 };
 
-function rolePrompt(input: PlanDagInput, role: SwarmRole, files: string[]): string {
+/** The request each member creates and fills: the gate after the swarm lints it. */
+const OWN_REQUEST: Record<SwarmRole, "ui" | "rd" | "qa"> = {
+  ui: "ui",
+  "rd-planning": "rd",
+  "qa-test-cases": "qa",
+};
+
+function rolePrompt(input: PlanDagInput, role: SwarmRole, gate: Requirement[]): string {
   const { project, sessionId, rid, type } = input;
   const peaks = (...words: string[]) =>
     peaksLine(project.root, [...words, "--session-id", sessionId]);
-  const prd = peaks("request", "show", rid, "--role", "prd");
-  const listed = files.map((f) => `- ${f}`).join("\n");
+  const own = OWN_REQUEST[role];
+  const request: Requirement = {
+    path: project.layout.request(sessionId, own, rid),
+    headings: [],
+    placeholderFree: true,
+    standards: false,
+  };
+  const files = gate.some((r) => r.path === request.path) ? gate : [...gate, request];
   const afterRd = input.shape.edges.some((e) => e.to === role);
-  const common = [
-    `You are the ${LABELS[role]} member of the swarm for request ${rid} (type ${type}).`,
-    `Read the PRD first: ${prd}`,
-  ];
-  switch (role) {
-    case "ui":
-      return [
-        ...common,
-        "Follow the peaks-ui skill's rules for a dispatched sub-agent: set the design direction, do not write code.",
-        `Create the UI request with ${
-          peaks("request", "init", "--role", "ui", "--id", rid, "--apply")
-        } and replace every placeholder in it.`,
-        `Write and fill, with no placeholder left:\n${listed}`,
+  return [
+    `You are the ${
+      LABELS[role]
+    } member of the swarm for request ${rid} (type ${type}). The PRD: \`${
+      peaks("request", "show", rid, "--role", "prd")
+    }\`.`,
+    ...(afterRd
+      ? [`RD planning ran before you: \`${peaks("request", "show", rid, "--role", "rd")}\`.`]
+      : []),
+    `Create the ${own.toUpperCase()} request with \`${
+      peaks("request", "init", "--role", own, "--id", rid, "--apply")
+    }\` and replace every placeholder in it.`,
+    deliverBlock(project.root, "the swarm's converge checks it", files),
+    ...(role === "ui"
+      ? [
         'If the request has no visual surface, return status "skipped" with reason "non-frontend-request".',
-      ].join("\n\n");
-    case "rd-planning":
-      return [
-        ...common,
-        "Follow the peaks-rd skill's planning step for a dispatched sub-agent: plan, do not write code.",
-        `Create the RD request with ${
-          peaks("request", "init", "--role", "rd", "--id", rid, "--apply")
-        } and replace every placeholder in it.`,
-        type === "bugfix"
-          ? `Write the bug analysis with the exact lines "## Root cause" and "## Fix approach":\n${listed}`
-          : `Write the technical design:\n${listed}`,
-      ].join("\n\n");
-    case "qa-test-cases":
-      return [
-        ...common,
-        ...(afterRd
-          ? [`RD planning ran before you: read ${peaks("request", "show", rid, "--role", "rd")}`]
-          : []),
-        "Follow the peaks-qa skill's test-case step for a dispatched sub-agent: write test cases, do not run them.",
-        `Create the QA request with ${
-          peaks("request", "init", "--role", "qa", "--id", rid, "--apply")
-        } and replace every placeholder in it.`,
-        `Write the test cases, each linked to a PRD acceptance item, under the exact line "## Test cases":\n${listed}`,
-      ].join("\n\n");
-  }
+      ]
+      : []),
+  ].join("\n\n");
 }
 
 export function buildPlanDag(input: PlanDagInput): Dag {
   const { project, sessionId, rid, type } = input;
   const nodes: DagNode[] = input.shape.subAgents.map((role) => {
-    const files = gateBRequirements(project.layout, sessionId, rid, role, type)
-      .map((r) => displayPath(project.root, r.path));
+    const gate = gateBRequirements(project.layout, sessionId, rid, role, type);
+    const files = gate.map((r) => displayPath(project.root, r.path));
     return {
       id: role,
       role,
       label: LABELS[role],
-      prompt: rolePrompt(input, role, files),
+      prompt: rolePrompt(input, role, gate),
       requestId: rid,
       complexity: "simple",
       artifacts: files,

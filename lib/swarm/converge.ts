@@ -17,6 +17,7 @@ import { degradation } from "./_gate_b.ts";
 import { assessMembers, openMembers } from "./_members.ts";
 import { peaksLine } from "../core/shell.ts";
 import type { Ctx } from "../core/command/ctx.ts";
+import { withoutEmpty } from "../core/command/lean.ts";
 
 const FINALIZE_ERROR = "finalized as failed by swarm converge --finalize-open";
 
@@ -57,7 +58,7 @@ export default defineCommand({
     const rid = assertId(flags.rid, "--rid");
     if (flags["session-id"] !== undefined) assertId(flags["session-id"], "--session-id");
     const session = await openSession(ctx, flags["session-id"]);
-    const { project, sessionId } = session;
+    const { project } = session;
     const plan = await planFor(session, rid);
     const warnings: Warning[] = [];
     const finalizedNow = new Set<string>();
@@ -70,28 +71,37 @@ export default defineCommand({
       ? degradation(plan.subAgents, failed)
       : { outcome: "swarm-skipped" as const, handoffNotes: [plan.note ?? `swarm-skipped`] };
     if (state?.batch) warnings.push(...await missingCompletions(session, plan, members));
-    await recordConvergence(ctx, session, plan, {
+    await recordConvergence(session, plan, {
       at: ctx.now().toISOString(),
       outcome,
       handoffNotes,
       members,
     });
-    const next = nextSteps(session, plan, outcome, members);
+    const next = await nextSteps(session, plan, outcome, members);
+    await convergedPresence(ctx, session, next.role);
+    const data = withoutEmpty({
+      rid,
+      outcome,
+      handoffNotes,
+      failed,
+      // Delivered members in a word; a failed one with everything converge found.
+      members: members.map((m) =>
+        m.final === "failed" ? withoutEmpty(m) : { role: m.role, final: m.final }
+      ),
+      instructions: next.instructions,
+      ...next.data,
+    });
+    if (outcome === "swarm-aborted") {
+      throw gateError(
+        "SWARM_ABORTED",
+        `Every member of the swarm for ${rid} failed (${
+          failed.join(", ")
+        }): the user decides how to go on.`,
+        { data, nextActions: next.nextActions, warnings },
+      );
+    }
     return {
-      data: {
-        projectRoot: project.root,
-        sessionId,
-        rid,
-        batchId: plan.batchId,
-        outcome,
-        handoffNotes,
-        failed,
-        members,
-        planPath: displayPath(project.root, project.layout.swarmPlan(sessionId)),
-        presenceGate: "swarm-converged",
-        instructions: next.instructions,
-        ...(next.userOptions ? { userOptions: next.userOptions } : {}),
-      },
+      data,
       warnings,
       nextActions: next.nextActions,
       human: [
@@ -99,7 +109,7 @@ export default defineCommand({
         ...members.map((m) =>
           `  ${m.role} ${m.final}${m.reasons.length ? `: ${m.reasons[0]}` : ""}`
         ),
-        ...(next.nextActions.length ? [`next: ${next.nextActions.at(-1)}`] : []),
+        ...(next.nextActions.length ? [`next: ${next.nextActions[0]}`] : []),
       ].join("\n"),
     };
   },
@@ -164,9 +174,8 @@ async function settleMembers(
   return finalizedNow.size ? await read() : state;
 }
 
-/** The convergence goes into the plan (unless the plan changed meanwhile), then presence. */
+/** The convergence goes into the plan, unless the plan changed meanwhile. */
 async function recordConvergence(
-  ctx: Ctx,
   session: SessionContext,
   plan: SwarmPlan,
   convergence: Convergence,
@@ -183,11 +192,17 @@ async function recordConvergence(
     const status = current.status === "swarm-skipped" ? "swarm-skipped" : "converged";
     return { value: { ...current, status, convergence }, result: undefined };
   });
+}
+
+/** Presence: the swarm converged, and the role of the next step is at work. */
+async function convergedPresence(ctx: Ctx, session: SessionContext, role: string): Promise<void> {
+  const { project, sessionId } = session;
   const callerId = await callerIdFromEnv(ctx.env);
   const presence = await readPresence(project, sessionId, callerId).catch(() => undefined);
   await setPresence(project, sessionId, callerId, {
     skill: presence?.presence?.skill ?? "peaks-code",
     gate: "swarm-converged",
+    role,
   }, ctx.now());
 }
 
@@ -202,7 +217,8 @@ function membersOpen(
     status: p.status,
     recordPath: displayPath(root, p.recordPath!),
   }));
-  const finalize = running.map((r) =>
+  // Marking a working member failed is the user's call, not a next step: that command is data.
+  const stop = running.map((r) =>
     peaksLine(root, [
       "sub-agent",
       "finalize",
@@ -225,14 +241,16 @@ function membersOpen(
     "SWARM_MEMBERS_OPEN",
     `The swarm for ${plan.rid} is not finished: ${waiting.join(", ")}.`,
     {
-      data: { rid: plan.rid, batchId: plan.batchId, running, undispatched: open.undispatched },
-      nextActions: [...dispatch, ...finalize, convergeCommand(session, plan.rid)],
+      data: withoutEmpty({
+        rid: plan.rid,
+        batchId: plan.batchId,
+        running: running.map((r, i) => ({ ...r, stopCommand: stop[i] })),
+        undispatched: open.undispatched,
+      }),
+      nextActions: dispatch,
       instructions: [
-        "A member that returned is finalized with its result: peaks sub-agent finalize --record <its record> --outcome done --result-json '<its return JSON>'.",
-        "The finalize commands in nextActions mark a member failed: run them only when that sub-agent is gone or the user stops it; or converge with --finalize-open to do that for every open member.",
-        ...(open.undispatched.length
-          ? [`${open.undispatched.join(", ")} can go out now: run the dispatch command first.`]
-          : []),
+        "Finalize each member when it returns: peaks sub-agent finalize --record <its record> --outcome done --result-json '<its return JSON>'; then converge again.",
+        "A member that is gone is marked failed with its running[].stopCommand, or all at once with converge --finalize-open: only when the user agrees.",
       ],
     },
   );

@@ -1,4 +1,5 @@
 import { type CommandResult, defineCommand } from "../core/command/spec.ts";
+import { withOutputMode } from "../core/shell.ts";
 import { flag } from "../core/command/flag.ts";
 import { writeJsonAtomic } from "../core/fs/files.ts";
 import { readBatch } from "../core/batch/batch.ts";
@@ -9,7 +10,7 @@ import { displayPath } from "../core/project/paths.ts";
 import { PRESENCE_MODES, setPresence } from "../core/presence/presence.ts";
 import { openSession, type SessionContext } from "../core/session/session.ts";
 import { SWARM_CHOICES, type SwarmChoice, type SwarmPlan, updateSwarmPlan } from "./_plan_file.ts";
-import { convergeCommand, dispatchDagCommand, planCommand } from "./_commands.ts";
+import { dispatchDagCommand, planCommand } from "./_commands.ts";
 import { readyPrd, resolveMode, scanFrontendOnly } from "./_plan_inputs.ts";
 import {
   applyChoice,
@@ -21,6 +22,9 @@ import {
 } from "./_plan_rules.ts";
 import { buildPlanDag } from "./_plan_dag.ts";
 import type { Ctx } from "../core/command/ctx.ts";
+import { withoutEmpty } from "../core/command/lean.ts";
+import { nextStep } from "../core/workflow/next.ts";
+import { PHASES } from "../core/workflow/follow.ts";
 
 /** A fresh batch id for the swarm of a request: readable, valid, unique enough. */
 function swarmBatchId(rid: string): string {
@@ -88,7 +92,7 @@ export default defineCommand({
       : flags.choice ?? (modeDecidesAlone(mode.mode) ? "full" : undefined);
     if (planned !== undefined && choice === undefined) {
       const modeWords = mode.source === "flag" ? ["--mode", mode.mode] : [];
-      return needsChoice(session, rid, planned, signals, modeWords, warnings);
+      return needsChoice(ctx, session, rid, planned, signals, modeWords, warnings);
     }
     const shape = planned && choice ? applyChoice(planned, choice) : undefined;
     const written = await writePlan(ctx, session, { signals, choice, shape });
@@ -96,11 +100,10 @@ export default defineCommand({
     if (shape) {
       await setPresence(session.project, session.sessionId, mode.callerId, {
         skill: mode.presence?.skill ?? "peaks-code",
-        gate: "swarm-fan-out",
+        ...PHASES.swarm,
       }, ctx.now());
     }
-    return plannedResult(session, signals, written, {
-      prdState: prd.meta.state,
+    return await plannedResult(session, signals, written, {
       emitDag: flags["emit-dag"],
       warnings,
     });
@@ -201,59 +204,42 @@ async function writePlan(
   return { plan, dag, planPath, dagPath, replanned };
 }
 
-/** The answer once the plan is written: the one command that launches the swarm, or converge. */
-function plannedResult(
+/** The answer once the plan is written: the one command that launches the swarm, or the RD step. */
+async function plannedResult(
   session: SessionContext,
   signals: Signals,
   written: WrittenPlan,
-  extra: { prdState: string; emitDag: boolean; warnings: Warning[] },
-): CommandResult {
-  const { plan, dag, dagPath } = written;
+  extra: { emitDag: boolean; warnings: Warning[] },
+): Promise<CommandResult> {
+  const { plan, dag } = written;
   const { rid, type } = signals;
   const fanOut = plan.status === "planned";
+  // A skipped swarm goes straight on: the RD request is next (converge would only note the skip).
   const next = fanOut
-    ? dispatchDagCommand(session, dagPath, plan.batchId!)
-    : convergeCommand(session, rid);
+    ? { command: dispatchDagCommand(session, written.dagPath, plan.batchId!) }
+    : await nextStep(session, rid);
   return {
-    data: {
-      projectRoot: session.project.root,
-      sessionId: session.sessionId,
+    data: withoutEmpty({
       ...signals,
-      prdState: extra.prdState,
-      needsChoice: false,
       choice: plan.choice,
       status: plan.status,
       note: plan.note,
       subAgents: plan.subAgents,
       batchId: plan.batchId,
-      planPath: written.planPath,
-      dagPath: dag ? dagPath : null,
       ...(extra.emitDag && dag ? { dag } : {}),
-      presenceGate: fanOut ? "swarm-fan-out" : null,
-      instructions: fanOut
-        ? [
-          `Run the command in nextActions: it dispatches ${
-            plan.subAgents.join(", ")
-          } from the DAG in one call. Print its orchestratorVisibleHint once and make all its tool calls in one message.`,
-          `When every member has returned and been finalized, run ${
-            convergeCommand(session, rid)
-          }.`,
-        ]
-        : [
-          `Type ${type} skips the swarm (recorded as "swarm-skipped: type=${type}"); converge records it and names the RD step.`,
-        ],
-    },
+    }),
     warnings: extra.warnings,
-    nextActions: [next],
+    nextActions: next.command ? [next.command] : [],
     human: fanOut
       ? `swarm for ${rid}: ${
         plan.subAgents.join(", ")
-      } (${plan.choice}, mode ${signals.mode}) in batch ${plan.batchId}\nnext: ${next}`
-      : `swarm skipped for ${rid}: type=${type}\nnext: ${next}`,
+      } (${plan.choice}, mode ${signals.mode}) in batch ${plan.batchId}\nnext: ${next.command}`
+      : `swarm skipped for ${rid}: type=${type}\nnext: ${next.command ?? "-"}`,
   };
 }
 
 function needsChoice(
+  ctx: Ctx,
   session: SessionContext,
   rid: string,
   planned: ReturnType<typeof plannedRoles> & object,
@@ -267,25 +253,24 @@ function needsChoice(
       choice,
       summary: CHOICE_SUMMARY[choice],
       subAgents: shape.subAgents,
-      sequence: shape.edges.map((e) => `${e.from} → ${e.to}`),
-      command: planCommand(session, rid, [...modeWords, "--choice", choice]),
+      command: withOutputMode(
+        planCommand(session, rid, [...modeWords, "--choice", choice]),
+        ctx.global,
+      ),
     };
   });
   return {
     data: {
-      projectRoot: session.project.root,
-      sessionId: session.sessionId,
       ...signals,
       needsChoice: true,
-      choice: null,
       options,
       instructions: [
-        `Mode ${signals.mode} lets the user choose the swarm's shape. Ask them with these three options, then run the command of the one they pick (nothing was written yet):`,
-        ...options.map((o) => `${o.choice}: ${o.summary} (${o.subAgents.join(", ")})`),
+        `Mode ${signals.mode} lets the user choose: ask them to pick one of data.options, then run its command (nothing was written yet).`,
       ],
     },
     warnings,
-    nextActions: options.map((o) => o.command),
+    // The user decides: no command runs before they chose.
+    nextActions: [],
     human: [
       `choose the swarm shape for ${rid} (mode ${signals.mode}):`,
       ...options.map((o) => `  ${o.choice}: ${o.summary}\n    ${o.command}`),

@@ -3,12 +3,21 @@ import { runActions, runNextAction } from "../support/next_actions.ts";
 import { readyRequest, transition } from "../support/request_fixture.ts";
 import { CLAUDE, swarmWorkspace, writePrd, writeScan } from "../support/swarm.ts";
 import { exists, tempDir } from "../support/temp.ts";
+import { runPeaks } from "../support/cli.ts";
+import { readJson, recordPathOf } from "../support/subagent.ts";
 import { SwarmPlanSchema } from "../../lib/swarm/_plan_file.ts";
 import { DagSchema } from "../../lib/core/dag/dag.ts";
 
 async function readPlan(root: string, sid: string) {
   const text = await Deno.readTextFile(`${root}/.peaks/_runtime/${sid}/sc/swarm-plan.json`);
   return SwarmPlanSchema.parse(JSON.parse(text));
+}
+
+/** The brief a pointer tool call leads to, as the sub-agent reads it. */
+async function briefOf(root: string, record: string): Promise<string> {
+  const brief = await runPeaks(["sub-agent", "brief", "--record", record], { cwd: root });
+  assertEquals(brief.code, 0, brief.stderr);
+  return brief.stdout;
 }
 
 async function readDag(root: string, sid: string) {
@@ -39,23 +48,29 @@ Deno.test("feature with a frontend keyword: ui, rd-planning and qa-test-cases; o
   assertEquals(dag.edges, []);
   assertEquals(dag.batchId, data.batchId);
   assertEquals(dag.nodes[1].artifacts, [`.peaks/_runtime/${ws.sid}/rd/tech-doc.md`]);
-  assertMatch(dag.nodes[0].prompt!, /peaks-ui skill/);
+  // The task names each file the converge gate checks; the role's skill section rides in the brief.
+  assertMatch(
+    dag.nodes[0].prompt!,
+    new RegExp(`Deliver \\(.*\\):\\n- \\.peaks/_runtime/${ws.sid}/ui/design-draft\\.md`),
+  );
 
   const presence = await ws.peaks("skill", "presence");
   assertEquals(presence.json.data.gate, "swarm-fan-out");
 
   assertEquals(plan.json.nextActions, [
-    `peaks sub-agent dispatch --from-dag .peaks/_runtime/${ws.sid}/sc/slice-dag.json --batch-id ${data.batchId} --project ${dir.path}`,
+    `peaks sub-agent dispatch --from-dag .peaks/_runtime/${ws.sid}/sc/slice-dag.json --batch-id ${data.batchId} --project ${dir.path} --json`,
   ]);
   const [dispatch] = await runActions(plan.json.nextActions, { cwd: dir.path, env: CLAUDE });
   assertEquals(dispatch.code, 0, dispatch.stdout);
-  assertEquals(dispatch.json.data.dispatchCount, 3);
-  assertEquals(dispatch.json.data.remainingLevels, 0);
-  // The dispatched prompts carry the plan's signals in their runtime arguments.
-  assertMatch(dispatch.json.data.toolCalls[0].args.prompt, /frontendKeywordHit: true/);
-  assertMatch(dispatch.json.data.toolCalls[0].args.prompt, /Request type: feature/);
+  assertEquals(dispatch.json.data.toolCalls.length, 3);
+  assert(!("nextCall" in dispatch.json.data), "one level: no next call");
+  // The briefs carry the plan's signals in their runtime arguments, and the role's skill section.
+  const brief = await briefOf(dir.path, dispatch.json.data.records[0]);
+  assertMatch(brief, /frontendKeywordHit: true/);
+  assertMatch(brief, /Request type: feature/);
   // No mode in presence: the plan's mode reaches the sub-agents.
-  assertMatch(dispatch.json.data.toolCalls[0].args.prompt, /- Mode: full-auto/);
+  assertMatch(brief, /- Mode: full-auto/);
+  assertMatch(brief, /## Your role: .*\(ui\) \(from the peaks-ui skill\)/);
 
   // Planning again unchanged keeps the batch, so a repeated call continues the same fan-out.
   const again = await ws.peaks("swarm", "plan", "--rid", "001-login", "--mode", "full-auto");
@@ -71,7 +86,7 @@ Deno.test("bugfix on the backend: rd-planning and qa-test-cases, no ui", async (
   assertEquals(plan.code, 0, plan.stdout);
   assertEquals(plan.json.data.subAgents, ["rd-planning", "qa-test-cases"]);
   assertEquals(plan.json.data.frontendOnlySource, "scan");
-  assertEquals(plan.json.data.matchedKeywords, []);
+  assert(!("matchedKeywords" in plan.json.data), "no empty fields");
   const dag = await readDag(dir.path, ws.sid);
   assertEquals(dag.nodes[0].artifacts, [`.peaks/_runtime/${ws.sid}/rd/bug-analysis-002-race.md`]);
   assertMatch(dag.nodes[0].prompt!, /"## Root cause" and "## Fix approach"/);
@@ -87,16 +102,15 @@ Deno.test("frontendOnly from the scan brings ui in without any keyword", async (
   assertEquals([plan.json.data.frontendOnly, plan.json.data.frontendKeywordHit], [true, false]);
 });
 
-Deno.test("docs: the swarm is skipped and recorded as such; converge names the RD step", async () => {
+Deno.test("docs: the swarm is skipped and recorded as such; the nextAction is the RD request", async () => {
   await using dir = await tempDir();
   const ws = await swarmWorkspace(dir.path);
   await writePrd(ws, "004-readme", { type: "docs", body: "Document the page layout." });
   const plan = await ws.peaks("swarm", "plan", "--rid", "004-readme");
   assertEquals(plan.code, 0, plan.stdout);
-  assertEquals(plan.json.data.subAgents, []);
+  assert(!("subAgents" in plan.json.data));
   assertEquals(plan.json.data.status, "swarm-skipped");
   assertEquals(plan.json.data.note, "swarm-skipped: type=docs");
-  assertEquals(plan.json.data.dagPath, null);
   const stored = await readPlan(dir.path, ws.sid);
   assertEquals([stored.note, stored.batchId, stored.choice], [
     "swarm-skipped: type=docs",
@@ -104,14 +118,18 @@ Deno.test("docs: the swarm is skipped and recorded as such; converge names the R
     null,
   ]);
   assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/slice-dag.json`)));
-  const [converge] = await runActions(plan.json.nextActions, { cwd: dir.path });
+  // Nothing to converge: the PRD (confirmed, not handed off yet) goes on, then the RD request.
+  assertMatch(plan.json.nextActions[0], /--role prd --state handed-off /);
+  const [handed] = await runActions(plan.json.nextActions, { cwd: dir.path });
+  assertMatch(handed.json.nextActions[0], /^peaks request init --role rd --id 004-readme --apply /);
+  const [init] = await runActions(handed.json.nextActions, { cwd: dir.path });
+  assertEquals(init.code, 0, init.stdout);
+  const [lint] = await runActions(init.json.nextActions, { cwd: dir.path });
+  assertEquals([lint.code, lint.json.data.passed], [3, false]);
+  const converge = await ws.peaks("swarm", "converge", "--rid", "004-readme");
   assertEquals(converge.code, 0, converge.stdout);
   assertEquals(converge.json.data.outcome, "swarm-skipped");
   assertEquals(converge.json.data.handoffNotes, ["swarm-skipped: type=docs"]);
-  // The RD steps: init creates the request; its template still has placeholders, so lint refuses.
-  const [init, lock] = await runActions(converge.json.nextActions, { cwd: dir.path });
-  assertEquals(init.code, 0, init.stdout);
-  assertEquals([lock.code, lock.json.code], [3, "LINT_GATE_FAILED"]);
 });
 
 Deno.test("a draft PRD is PRD_NOT_READY (exit 3) whose nextAction is the transition", async () => {
@@ -126,7 +144,7 @@ Deno.test("a draft PRD is PRD_NOT_READY (exit 3) whose nextAction is the transit
   assertEquals([draft.code, draft.json.code], [3, "PRD_NOT_READY"]);
   assertEquals(draft.json.data.state, "draft");
   assertEquals(draft.json.nextActions, [
-    `peaks request transition 005-new --role prd --state confirmed-by-user --project ${dir.path}`,
+    `peaks request transition 005-new --role prd --state confirmed-by-user --project ${dir.path} --json`,
   ]);
   assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/swarm-plan.json`)));
   const [moved] = await runActions(draft.json.nextActions, { cwd: dir.path });
@@ -157,15 +175,15 @@ Deno.test("assisted mode: needsChoice with three runnable options until --choice
     "sequential",
   ]);
   assertEquals(data.options[0].subAgents, ["ui", "rd-planning", "qa-test-cases"]);
-  assertEquals(ask.json.nextActions.length, 3);
+  assertEquals(ask.json.nextActions, [], "the user picks: no command runs before");
   assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/swarm-plan.json`)));
   assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/slice-dag.json`)));
   assertEquals((await ws.peaks("skill", "presence")).json.data.gate, null);
 
   // The user picks backend-only: the option's command writes the plan without ui.
-  const picked = await runNextAction(ask.json.nextActions[1], { cwd: dir.path });
+  const picked = await runNextAction(data.options[1].command, { cwd: dir.path });
   assertEquals(picked.code, 0, picked.stdout);
-  assertEquals(picked.json.data.needsChoice, false);
+  assert(!("needsChoice" in picked.json.data));
   assertEquals(picked.json.data.choice, "backend-only");
   assertEquals(picked.json.data.subAgents, ["rd-planning", "qa-test-cases"]);
   assertEquals((await readPlan(dir.path, ws.sid)).mode, "assisted");
@@ -173,15 +191,18 @@ Deno.test("assisted mode: needsChoice with three runnable options until --choice
   // Strict asks as well; sequential chains RD before QA in the DAG.
   const strict = await ws.peaks("swarm", "plan", "--rid", "006-table", "--mode", "strict");
   assertEquals(strict.json.data.needsChoice, true);
-  assertMatch(strict.json.nextActions[2], /--mode strict --choice sequential/);
-  const sequential = await runNextAction(strict.json.nextActions[2], { cwd: dir.path });
+  assertMatch(strict.json.data.options[2].command, /--mode strict --choice sequential .*--json$/);
+  const sequential = await runNextAction(strict.json.data.options[2].command, { cwd: dir.path });
   assertEquals(sequential.json.data.subAgents, ["rd-planning", "qa-test-cases"]);
   const dag = await readDag(dir.path, ws.sid);
   assertEquals(dag.edges, [{ from: "rd-planning", to: "qa-test-cases" }]);
   assertMatch(dag.nodes[1].prompt!, /RD planning ran before you/);
   const [first] = await runActions(sequential.json.nextActions, { cwd: dir.path, env: CLAUDE });
-  assertEquals(first.json.data.nodes.map((n: { nodeId: string }) => n.nodeId), ["rd-planning"]);
-  assertEquals(first.json.data.remainingLevels, 1);
+  const record = await readJson(
+    `${dir.path}/${recordPathOf(dir.path, first.json.data.records[0])}`,
+  );
+  assertEquals([first.json.data.records.length, record.graphNodeId], [1, "rd-planning"]);
+  assert(first.json.data.nextCall, "QA test cases follow in the next level");
 });
 
 Deno.test("--emit-dag returns the DAG; a mode from preferences counts; a broken scan is a warning", async () => {

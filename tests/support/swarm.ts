@@ -3,6 +3,7 @@
  * a project scan, the Gate-B artefacts of each member, and the real CLI for
  * planning, dispatching and finishing members.
  */
+import { recordPathOf } from "./subagent.ts";
 import { assertEquals } from "@std/assert";
 import type { RunResult } from "./cli.ts";
 import { type Workspace, workspace } from "./request_fixture.ts";
@@ -127,11 +128,14 @@ export async function planAndDispatch(
 ): Promise<Dispatched> {
   const plan = await ws.peaks("swarm", "plan", "--rid", rid, ...extra);
   assertEquals(plan.code, 0, plan.stdout + plan.stderr);
-  const words = plan.json.nextActions[0].split(" ").slice(1);
+  const words = plan.json.nextActions[0].split(" ").slice(1).filter((w: string) => w !== "--json");
   const dispatch = await ws.peaks(...words);
   assertEquals(dispatch.code, 0, dispatch.stdout + dispatch.stderr);
   const records: Record<string, string> = {};
-  for (const node of dispatch.json.data.nodes) records[node.role] = node.dispatchRecordPath;
+  (dispatch.json.data.records as string[]).forEach((id, i) => {
+    const role = String(dispatch.json.data.toolCalls[i].args.description).split(" for ")[0];
+    records[role] = recordPathOf(ws.root, id);
+  });
   return { plan, dispatch, records, batchId: plan.json.data.batchId };
 }
 
