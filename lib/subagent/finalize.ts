@@ -14,6 +14,11 @@ import { describeIssues } from "../core/fs/json.ts";
 import { auditRecord, type RecordAudit } from "./_audit.ts";
 import { selectTargets, type Skipped } from "./_finalize_targets.ts";
 import type { Ctx } from "../core/command/ctx.ts";
+import { withoutEmpty } from "../core/command/lean.ts";
+import { CHANGES_SHOWN, workingTreeChanges } from "../core/project/git.ts";
+import { resolveSession, type SessionContext } from "../core/session/session.ts";
+import { nextStep, stepActions, stepData } from "../core/workflow/next.ts";
+import { followPhase } from "../core/workflow/follow.ts";
 
 async function stopDetached(project: Project, path: string, record: DispatchRecord, now: Date) {
   const { runOf, stopRun } = await import("./detached/_control.ts");
@@ -107,7 +112,7 @@ export default defineCommand({
     const warnings: Warning[] = [];
     const finalized: Record<string, unknown>[] = [];
     const skipped: Skipped[] = [...targets.skipped];
-    const audits: RecordAudit[] = [];
+    const audits: { audit: RecordAudit; record: DispatchRecord }[] = [];
     for (const path of targets.paths) {
       let closed: Closed;
       try {
@@ -124,7 +129,7 @@ export default defineCommand({
       finalized.push(closed.entry);
       warnings.push(...closed.warnings);
       const { audit, warnings: found } = await auditRecord(project, path, closed.after);
-      audits.push(audit);
+      audits.push({ audit, record: closed.after });
       warnings.push(...found);
     }
     for (const skip of skipped) {
@@ -137,30 +142,54 @@ export default defineCommand({
       });
     }
     const count = (code: string) => warnings.filter((w) => w.code === code).length;
+    const [changes, following] = await Promise.all([
+      workingTreeChanges(project.root),
+      finalized.length === 1 ? afterFinalize(ctx, project, audits[0].record) : undefined,
+    ]);
     return {
-      data: {
-        projectRoot: project.root,
-        outcome: flags.outcome,
+      data: withoutEmpty({
         finalized,
         skipped,
-        audit: {
-          artifactsMissing: count("ARTIFACT_MISSING"),
-          artifactsChanged: count("ARTIFACT_CHANGED"),
-          unauthorizedCommits: audits.reduce((n, a) => n + (a.commits?.length ?? 0), 0),
-          records: audits,
-        },
-      },
+        audit: withoutEmpty({
+          artifactsMissing: count("ARTIFACT_MISSING") || undefined,
+          artifactsChanged: count("ARTIFACT_CHANGED") || undefined,
+          unauthorizedCommits: audits.reduce((n, a) => n + (a.audit.commits?.length ?? 0), 0) ||
+            undefined,
+          // The change left for review, new files included: `git diff` alone misses those.
+          changes: changes && changes.length > CHANGES_SHOWN
+            ? [...changes.slice(0, CHANGES_SHOWN), `... ${changes.length - CHANGES_SHOWN} more`]
+            : changes,
+        }),
+        ...(following ? stepData(following) : {}),
+      }),
       warnings,
-      nextActions: skipped.map((s) => s.repair).filter((a): a is string => a !== null),
+      nextActions: [
+        ...(following ? stepActions(following) : []),
+        ...skipped.map((s) => s.repair).filter((a): a is string => a !== null),
+      ],
       human: [
         `finalized ${finalized.length} record(s) as ${flags.outcome}${
           skipped.length ? `, skipped ${skipped.length}` : ""
         }`,
         ...finalized.map((f) => `  ${f.role} ${f.status} ${f.recordPath}`),
+        ...(changes?.length ? ["working tree:", ...changes.map((c) => `  ${c}`)] : []),
       ].join("\n"),
     };
   },
 });
+
+/** The workflow's next step for the finalized record's request; presence follows it. */
+async function afterFinalize(ctx: Ctx, project: Project, record: DispatchRecord) {
+  const active = await resolveSession(ctx, project).catch(() => undefined);
+  const session: SessionContext = {
+    project,
+    sessionId: record.sessionId,
+    sessionSource: active?.sessionId === record.sessionId ? "binding" : "flag",
+  };
+  const next = await nextStep(session, record.requestId);
+  await followPhase(ctx.env, session, next.phase, ctx.now());
+  return next;
+}
 
 interface Closed {
   entry: Record<string, unknown>;
@@ -205,15 +234,14 @@ async function closeOne(
       recordPath: shown,
     });
   }
-  const entry = {
+  const entry = withoutEmpty({
     recordPath: shown,
     role: after.role,
-    requestId: after.requestId,
-    previousStatus: before.status,
     status: after.status,
-    alreadyTerminal,
-    resultStatus: after.result?.status ?? null,
-    ...(detached ? { detached } : {}),
-  };
+    // Finalized before: this call only audited it again.
+    ...(before.disposed ? { alreadyFinalized: true } : {}),
+    resultStatus: after.result?.status,
+    detached,
+  });
   return { entry, after, warnings };
 }

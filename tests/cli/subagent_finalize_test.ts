@@ -1,7 +1,14 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { ago, initWorkspace, makeRecord, readJson, writeBatchOnDisk } from "../support/subagent.ts";
+import {
+  ago,
+  initWorkspace,
+  makeRecord,
+  readJson,
+  recordPathOf,
+  writeBatchOnDisk,
+} from "../support/subagent.ts";
 import { runNextAction } from "../support/next_actions.ts";
 import { join } from "../../lib/core/std.ts";
 
@@ -33,7 +40,7 @@ async function dispatch(cwd: string, role: string, ...extra: string[]) {
     { cwd, env: CLAUDE },
   );
   assertEquals(result.code, 0, result.stderr);
-  return result.json.data;
+  return { ...result.json.data, dispatchRecordPath: recordPathOf(cwd, result.json.data.record) };
 }
 
 const codes = (warnings: Array<{ code: string }>) => warnings.map((w) => w.code);
@@ -76,7 +83,9 @@ Deno.test("no commit since dispatch: a clean audit", async () => {
     { cwd: dir.path },
   );
   assertEquals(result.json.warnings, []);
-  assertEquals(result.json.data.audit.records[0].commits, []);
+  assert(!("unauthorizedCommits" in result.json.data.audit));
+  // The change left for review, the new file included (git diff alone would not show it).
+  assertEquals(result.json.data.audit.changes, ["?? src.ts"]);
 });
 
 Deno.test("an artefact edited after registration is ARTIFACT_CHANGED; a deleted one ARTIFACT_MISSING", async () => {
@@ -165,7 +174,7 @@ Deno.test("--result-json is validated and stored; a terminal record keeps its st
     { cwd: dir.path },
   );
   assertEquals(fin.code, 0, fin.stderr);
-  assertEquals(fin.json.data.finalized[0].alreadyTerminal, true);
+  assertEquals(fin.json.data.finalized[0].status, "done");
   assertEquals(codes(fin.json.warnings), ["OUTCOME_KEPT"]);
   const record = await readJson(join(dir.path, dispatchRecordPath));
   assertEquals(record.status, "done");
