@@ -74,7 +74,7 @@ const spec = defineCommand({
     ide: flag.enum(IDE_IDS, "Override IDE detection."),
     brief: flag.enum(
       ["inline", "pointer"],
-      "pointer: the tool call carries a short instruction to fetch the prompt with `peaks sub-agent brief`; inline: the whole prompt.",
+      "pointer: the tool call carries a short instruction to fetch the prompt with `peaks sub-agent brief`; inline: the whole prompt (the default of --mode detached).",
       { default: "pointer" },
     ),
     "write-artifact": flag.list("An artefact path the sub-agent will own.", {
@@ -122,6 +122,8 @@ const spec = defineCommand({
     "1  SUPERVISOR_START_FAILED: the detached supervisor did not start (the record is marked failed)",
   ],
   async run(input, ctx) {
+    // A detached vendor reads its prompt from stdin, at no cost to the orchestrator: inline.
+    if (input.flags.mode === "detached" && !input.given.has("brief")) input.flags.brief = "inline";
     if (input.flags["from-dag"] !== undefined) {
       assertDetachedFlags(input.flags.mode, input.given);
       const { dispatchFromDag } = await import("./dag/_dispatch.ts");
