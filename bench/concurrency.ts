@@ -6,6 +6,7 @@
  *
  *     deno run -q --allow-all bench/concurrency.ts [--n 64] [--parallel 64]
  */
+import { recordPathOf } from "../tests/support/subagent.ts";
 import { join, parseArgs } from "../lib/core/std.ts";
 import { pool } from "../tests/support/cli.ts";
 import {
@@ -99,7 +100,8 @@ export async function runConcurrency(
     const agents = join(project, ".peaks", "_sub_agents", sid);
     const dispatch = ["sub-agent", "dispatch", "rd", "--prompt", "work", "--batch-id"];
     const first = await must([...dispatch, "first", "--json"]);
-    const record: string = first.json.data.dispatchRecordPath;
+    const record: string = first.json.data.dispatchRecordPath ??
+      recordPathOf(project, first.json.data.record);
 
     const beats = await storm(join(project, record), (i) =>
       peaks([

@@ -33,9 +33,15 @@ interface Probe {
 const PROBES: Probe[] = [
   {
     name: "dispatch-inline-100k",
-    shown: "sub-agent dispatch --prompt-file <100 KB> --json",
+    shown: "sub-agent dispatch --prompt-file <100 KB> --brief inline --json",
     project: "dispatch",
-    args: dispatchArgs("rd-planning").slice(0, 7).concat(["--prompt-file", "big.md", "--json"]),
+    args: dispatchArgs("rd-planning").slice(0, 7).concat([
+      "--prompt-file",
+      "big.md",
+      "--brief",
+      "inline",
+      "--json",
+    ]),
   },
   {
     name: "dispatch-pointer-100k",
@@ -51,9 +57,9 @@ const PROBES: Probe[] = [
   },
   {
     name: "dispatch-inline-short",
-    shown: "sub-agent dispatch --prompt <80 B> --json",
+    shown: "sub-agent dispatch --prompt <80 B> --brief inline --json",
     project: "dispatch",
-    args: dispatchArgs("rd-planning"),
+    args: dispatchArgs("rd-planning", ["--brief", "inline"]),
   },
   {
     name: "dispatch-pointer-short",
@@ -111,7 +117,8 @@ async function prepareTen(tools: SetupTools): Promise<void> {
   await workspace(tools, "swarm-fan-out");
   for (const [i, role] of TEN_ROLES.entries()) {
     const envelope = await tools.peaks(dispatchArgs(role));
-    const record = String(envelope.data?.dispatchRecordPath ?? "");
+    // `data.record` (a short id every --record takes); older envelopes give the path.
+    const record = String(envelope.data?.record ?? envelope.data?.dispatchRecordPath ?? "");
     const done = i < 2;
     await tools.peaks([
       "sub-agent",

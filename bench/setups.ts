@@ -43,8 +43,9 @@ export async function midSwarm(tools: SetupTools, brief = "inline"): Promise<Var
   const records: string[] = [];
   for (const role of ROLES) {
     const envelope = await tools.peaks(dispatchArgs(role, ["--brief", brief]));
-    const record = String(envelope.data?.dispatchRecordPath ?? "");
-    if (!record) throw new Error("dispatch returned no data.dispatchRecordPath");
+    // `data.record` (a short id every --record takes); older envelopes give the path.
+    const record = String(envelope.data?.record ?? envelope.data?.dispatchRecordPath ?? "");
+    if (!record) throw new Error("dispatch returned no data.record");
     records.push(record);
     await tools.peaks([
       "sub-agent",

@@ -134,9 +134,11 @@ function learn(words: string[], envelope: Envelope | null, state: RunbookState):
     if (next.includes("--batch-id")) state.vars["batch-id"] = flag("--batch-id");
   }
   if (command === "sub-agent dispatch" && envelope?.ok) {
-    const paths = Array.isArray(data.dispatchRecordPaths)
-      ? data.dispatchRecordPaths as string[]
-      : [String(data.dispatchRecordPath)];
+    // Envelopes name records by short id (data.records, data.record); detached ones by path.
+    const ids = Array.isArray(data.records) ? data.records as string[] : [data.record];
+    const paths = typeof data.dispatchRecordPath === "string"
+      ? [data.dispatchRecordPath]
+      : ids.map((id) => recordPathOf(state.options.root, String(id)));
     if (typeof data.batchId === "string") state.vars["batch-id"] = data.batchId;
     for (const record of paths) state.pending.push({ record, role: "", returnJson: null });
   }
@@ -207,6 +209,20 @@ export async function runRunbook(markdown: string, options: RunbookOptions): Pro
     }
   }
   return state;
+}
+
+/** The project-relative path of the record whose file name ends in `-<id>.json`. */
+function recordPathOf(root: string, id: string): string {
+  const base = join(root, ".peaks", "_sub_agents");
+  for (const session of Deno.readDirSync(base)) {
+    if (!session.isDirectory) continue;
+    for (const entry of Deno.readDirSync(join(base, session.name))) {
+      if (entry.name.endsWith(`-${id}.json`)) {
+        return `.peaks/_sub_agents/${session.name}/${entry.name}`;
+      }
+    }
+  }
+  throw new Error(`no dispatch record ${id}`);
 }
 
 export function runbookPath(repo: string): string {

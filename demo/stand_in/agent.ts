@@ -116,7 +116,7 @@ async function beat(
 
 async function main(): Promise<void> {
   let prompt = promptFromArgs(Deno.args) ?? await new Response(Deno.stdin.readable).text();
-  const pointer = /peaks sub-agent brief --record (\S+)/.exec(prompt);
+  const pointer = /peaks sub-agent brief --record ([^\s`]+)/.exec(prompt);
   if (
     pointer && !prompt.includes("## Runtime arguments") && !prompt.includes("# Detached sub-agent:")
   ) {
@@ -172,6 +172,7 @@ async function main(): Promise<void> {
     blockedReason: null,
     reason: written.reason ?? null,
     diffSummary: written.diffSummary,
+    ...(written.verdict ? { verdict: written.verdict } : {}),
   };
   console.log(JSON.stringify(result));
 }

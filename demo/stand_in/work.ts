@@ -18,6 +18,8 @@ export interface Written {
   artefacts: Array<{ path: string; summary: string }>;
   diffSummary: string;
   reason?: string;
+  /** QA's verdict, returned as the return JSON's `verdict`. */
+  verdict?: "pass" | "return-to-rd" | "blocked";
 }
 
 type Peaks = (args: string[]) => Promise<Record<string, unknown>>;
@@ -217,6 +219,9 @@ async function implement(rt: RoleRuntime): Promise<string[]> {
   ];
 }
 
+const HANDOFF = (rid: string) =>
+  `# Handoff: ${rid}\n\n## Summary\n\nMember profile page with avatar upload.\n\n## Verification\n\nQA verdict pass (5 of 5 cases).\n\n## Standards increment\n\nCLAUDE.md and AGENTS.md gained the peaks block naming React, Vite, Tailwind CSS, zustand and Vitest.\n`;
+
 export async function roleWork(rt: RoleRuntime, session: string, peaks: Peaks): Promise<Written> {
   const rel = (path: string) => relative(rt.projectRoot, path);
   const planningTypes = ["feature", "refactor", "bugfix"];
@@ -250,21 +255,26 @@ export async function roleWork(rt: RoleRuntime, session: string, peaks: Peaks): 
           ? `## Root cause\n\nTo be traced.\n\n## Fix approach\n\nTo be decided.\n`
           : TECH_DOC(rt.requestId),
       );
+      const request = await createRequest(rt, session, "rd", peaks, () => `see ${rel(doc)}`);
       return {
         status: "ok",
         artefacts: [{
           path: rel(doc),
           summary: "Files, approach, risks and checks for the profile page",
-        }],
+        }, { path: rel(request), summary: "RD request for the profile page" }],
         diffSummary: "no product code changed; planning artefact only",
       };
     }
     case "qa-test-cases": {
       const cases = join(session, "qa", "test-cases", `${rt.requestId}.md`);
       await write(cases, TEST_CASES(rt.requestId));
+      const request = await createRequest(rt, session, "qa", peaks, () => `see ${rel(cases)}`);
       return {
         status: "ok",
-        artefacts: [{ path: rel(cases), summary: "5 test cases covering A1-A3" }],
+        artefacts: [
+          { path: rel(cases), summary: "5 test cases covering A1-A3" },
+          { path: rel(request), summary: "QA request for the profile page" },
+        ],
         diffSummary: "no product code changed; test cases only",
       };
     }
@@ -291,6 +301,20 @@ export async function roleWork(rt: RoleRuntime, session: string, peaks: Peaks): 
         status: "ok",
         artefacts: [{ path: rel(report), summary: "5 of 5 test cases passed" }],
         diffSummary: "no product code changed; test report only",
+        verdict: "pass",
+      };
+    }
+    case "txt": {
+      const handoff = join(session, "txt", `handoff-${rt.requestId}.md`);
+      await write(handoff, HANDOFF(rt.requestId));
+      const request = await createRequest(rt, session, "txt", peaks, () => "see the handoff");
+      return {
+        status: "ok",
+        artefacts: [
+          { path: rel(handoff), summary: "Handoff: summary, verification, standards" },
+          { path: rel(request), summary: "TXT request for the profile page" },
+        ],
+        diffSummary: "no product code changed; handoff only",
       };
     }
     default: {

@@ -56,8 +56,8 @@ Deno.test({
     const lines = stdout.trimEnd().split("\n");
 
     const blocks = waits(lines);
-    assertEquals(blocks.length, 3, stdout);
-    const expected = [["ui", "rd-planning", "qa-test-cases"], ["rd"], ["qa"]];
+    assertEquals(blocks.length, 4, stdout);
+    const expected = [["ui", "rd-planning", "qa-test-cases"], ["rd"], ["qa"], ["txt"]];
     blocks.forEach((block, i) => {
       const members = block.filter((l) => l.trimStart().startsWith("↳ "));
       assertEquals(members.length, expected[i].length, block.join("\n"));

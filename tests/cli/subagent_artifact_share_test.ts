@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { initWorkspace, readJson } from "../support/subagent.ts";
+import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
 import { runNextAction } from "../support/next_actions.ts";
 import { join } from "../../lib/core/std.ts";
 
@@ -24,7 +24,7 @@ async function dispatch(cwd: string, role = "ui", batch = "b1") {
     { cwd, env: CLAUDE },
   );
   assertEquals(result.code, 0, result.stderr);
-  return result.json.data;
+  return { ...result.json.data, dispatchRecordPath: recordPathOf(cwd, result.json.data.record) };
 }
 
 async function sha256(text: string): Promise<string> {

@@ -5,7 +5,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { pool, runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
-import { initWorkspace, readJson } from "../support/subagent.ts";
+import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
 import { join } from "../../lib/core/std.ts";
 
 const CLAUDE = { CLAUDECODE: "1" };
@@ -24,7 +24,7 @@ async function dispatchOne(cwd: string, batch?: string) {
     { cwd, env: CLAUDE },
   );
   assertEquals(result.code, 0, result.stderr);
-  return result.json.data;
+  return { ...result.json.data, dispatchRecordPath: recordPathOf(cwd, result.json.data.record) };
 }
 
 /** Reads `path` in a loop until `stop` resolves; counts reads that were not valid JSON. */
@@ -156,9 +156,12 @@ Deno.test("32 concurrent dispatches into one batch are numbered exactly 1..32", 
       { cwd: dir.path, env: CLAUDE },
     ));
   for (const result of results) assertEquals(result.code, 0, result.stderr);
-  const numbers = results.map((r) => r.json.data.dispatchedInBatch).sort((a, b) => a - b);
+  const paths = new Set(results.map((r) => recordPathOf(dir.path, r.json.data.record)));
+  const numbers = await Promise.all(
+    [...paths].map(async (p) => (await readJson(join(dir.path, p))).dispatchedInBatch),
+  );
+  numbers.sort((a, b) => a - b);
   assertEquals(numbers, Array.from({ length: 32 }, (_, i) => i + 1));
-  const paths = new Set(results.map((r) => r.json.data.dispatchRecordPath));
   assertEquals(paths.size, 32);
   const batch = JSON.parse(
     await Deno.readTextFile(join(dir.path, ".peaks", "_sub_agents", sid, "batch-fan.json")),

@@ -8,7 +8,7 @@ import { join } from "../../lib/core/std.ts";
 import { cacheDir, CONFIG, REPO, runPeaks } from "../support/cli.ts";
 import { countFromEnv, rng, seedFromEnv } from "../support/prng.ts";
 import { tempDir } from "../support/temp.ts";
-import { initWorkspace } from "../support/subagent.ts";
+import { initWorkspace, recordPathOf } from "../support/subagent.ts";
 import { checkOutcomes, type FaultSummary, FaultWorld } from "./harness.ts";
 
 const LONG = Deno.env.get("PEAKS_FAULTS") === "long";
@@ -77,7 +77,7 @@ Deno.test("a lock held by a killed process never blocks the next writer", async 
     env,
   });
   assertEquals(dispatched.code, 0, dispatched.stderr);
-  const record: string = dispatched.json.data.dispatchRecordPath;
+  const record: string = recordPathOf(dir.path, dispatched.json.data.record);
   const holder = new Deno.Command(Deno.execPath(), {
     args: [
       "run",

@@ -7,6 +7,7 @@
  * change, a refused writer left nothing, a killed one left all or nothing,
  * and no writer waited on a lock that a killed process had held.
  */
+import { recordPathOf } from "../support/subagent.ts";
 import { baseEnv, peaksArgs } from "../support/cli.ts";
 import type { Rng } from "../support/prng.ts";
 import { checkState, type StateReport } from "../support/state_check.ts";
@@ -130,7 +131,7 @@ export class FaultWorld {
         "--prompt",
         this.mark("setup"),
       ]);
-      this.records.push(result.json.data.dispatchRecordPath);
+      this.records.push(recordPathOf(this.root, result.json.data.record));
     }
   }
 

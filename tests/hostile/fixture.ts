@@ -4,6 +4,7 @@
  * presence. It is built once through the real CLI and copied per case, so a
  * case costs one process, and a snapshot proves what a case changed.
  */
+import { recordPathOf } from "../support/subagent.ts";
 import { join, relative } from "../../lib/core/std.ts";
 import { runPeaks } from "../support/cli.ts";
 import { standardTree } from "../support/skill_tree.ts";
@@ -62,7 +63,7 @@ async function build(): Promise<Fixture> {
     "sub-agent",
     "heartbeat",
     "--record",
-    dispatched.data.dispatchRecordPath,
+    dispatched.data.record,
     "--status",
     "running",
     "--progress",
@@ -75,7 +76,15 @@ async function build(): Promise<Fixture> {
   await Deno.mkdir(join(root, ".peaks", "_runtime", sid, "rd"), { recursive: true });
   await Deno.writeTextFile(join(root, ".peaks", "_runtime", sid, "rd", "notes.md"), "notes\n");
   await Deno.symlink(outside, join(root, "link-out"));
-  return { root, sid, batch, record: dispatched.data.dispatchRecordPath, home, outside, skills };
+  return {
+    root,
+    sid,
+    batch,
+    record: recordPathOf(root, dispatched.data.record),
+    home,
+    outside,
+    skills,
+  };
 }
 
 export function fixtureTemplate(): Promise<Fixture> {

@@ -7,6 +7,7 @@
  * channel. bench/load.ts prints the latency distribution; the load test only
  * checks correctness.
  */
+import { recordPathOf } from "./subagent.ts";
 import { baseEnv, peaksArgs } from "./cli.ts";
 import { checkState } from "./state_check.ts";
 import { MAX_HEARTBEATS } from "../../lib/core/record/names_light.ts";
@@ -107,7 +108,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       "--prompt",
       `load agent ${i}`,
     ]);
-    records.push(d.json.data.dispatchRecordPath);
+    records.push(recordPathOf(root, d.json.data.record));
   }
 
   const started = performance.now();
