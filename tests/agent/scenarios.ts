@@ -1,0 +1,252 @@
+/**
+ * The requests the literal-agent walker takes through the whole workflow on a copy of the demo's
+ * sample project: what the user asks for (the PRD), how the user answers the decision points,
+ * and what the RD and QA sub-agents find. Everything else comes from the skill and the envelopes.
+ */
+import { join } from "../../lib/core/std.ts";
+
+export type Verdict = "pass" | "return-to-rd" | "blocked";
+
+export interface Scenario {
+  name: string;
+  rid: string;
+  type: "feature" | "bugfix" | "docs";
+  /** The mode the user picks when asked. */
+  mode: "full-auto" | "swarm";
+  title: string;
+  /** The PRD body under the front matter (the walker keeps peaks' history block). */
+  prd: string;
+  /** Prepares the copied project before it is committed (the sample is a frontend app). */
+  setup?: (root: string) => Promise<void>;
+  /** The product change the RD sub-agent makes, per round (0 first). */
+  change: (root: string, round: number) => Promise<string[]>;
+  /** QA's verdict per round; the last one is pass. */
+  verdicts: Verdict[];
+  /** Whether the swarm is expected to include UI. */
+  ui: boolean;
+}
+
+async function write(path: string, text: string): Promise<void> {
+  await Deno.mkdir(path.replace(/[\\/][^\\/]*$/, ""), { recursive: true });
+  await Deno.writeTextFile(path, text);
+}
+
+const FEATURE_PRD = `# PRD 001-profile-page: Member profile page with avatar upload
+
+Type: feature
+
+## Background
+
+Team members only appear as cards in the list; people ask for a page per member.
+
+## Goals
+
+- A profile page per member, reachable from the list.
+- Members can upload an avatar image from the profile page.
+
+## Non-goals
+
+- Editing name or role.
+
+## User stories
+
+- As a team member, I want my own page with my photo, so that colleagues recognise me.
+
+## Acceptance criteria
+
+- A1: /members/:id shows the member's name and role; an unknown id shows "not found".
+- A2: dropping a PNG or JPEG up to 2 MB on the avatar shows it at once.
+
+## Open questions
+
+- none
+`;
+
+const BUGFIX_PRD = `# PRD 002-members-api-offset: The members API skips the first member
+
+Type: bugfix
+
+## Background
+
+GET /api/members?offset=0 returns members from the second one on.
+
+## Goals
+
+- The list endpoint starts at the member the offset names.
+
+## Non-goals
+
+- Changing the response shape.
+
+## User stories
+
+- As an API client, I want offset 0 to return the first member, so that nobody is skipped.
+
+## Acceptance criteria
+
+- A1: GET /api/members?offset=0&limit=2 returns Ada and Grace.
+- A2: GET /api/members?offset=2 returns the members from the third on.
+
+## Open questions
+
+- none
+`;
+
+const DOCS_PRD = `# PRD 003-readme-setup: Document the local setup
+
+Type: docs
+
+## Background
+
+The README does not say how to run the app or its tests.
+
+## Goals
+
+- The README explains install, dev server and tests.
+
+## Non-goals
+
+- Deployment docs.
+
+## User stories
+
+- As a new contributor, I want the setup steps in the README, so that I start in minutes.
+
+## Acceptance criteria
+
+- A1: the README has a "Getting started" section with the three commands.
+
+## Open questions
+
+- none
+`;
+
+const SERVER = `import express from "express";
+
+const members = [{ id: "1", name: "Ada" }, { id: "2", name: "Grace" }, { id: "3", name: "Linus" }];
+
+export const app = express();
+
+app.get("/api/members", (req, res) => {
+  const offset = Number(req.query.offset ?? 0);
+  const limit = Number(req.query.limit ?? 20);
+  res.json(members.slice(offset + 1, offset + 1 + limit));
+});
+`;
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: "feature",
+    rid: "001-profile-page",
+    type: "feature",
+    mode: "full-auto",
+    title: "Member profile page with avatar upload",
+    prd: FEATURE_PRD,
+    ui: true,
+    verdicts: ["pass"],
+    change: async (root) => {
+      await write(
+        join(root, "src", "pages", "ProfilePage.tsx"),
+        'export function ProfilePage() {\n  return <article className="rounded-lg border p-4" />;\n}\n',
+      );
+      const app = join(root, "src", "App.tsx");
+      await Deno.writeTextFile(
+        app,
+        `${await Deno.readTextFile(app)}\n// route: /members/:id -> ProfilePage\n`,
+      );
+      return ["src/pages/ProfilePage.tsx", "src/App.tsx"];
+    },
+  },
+  {
+    name: "bugfix",
+    rid: "002-members-api-offset",
+    type: "bugfix",
+    mode: "full-auto",
+    title: "Members API skips the first member",
+    prd: BUGFIX_PRD,
+    ui: false,
+    // QA finds the first fix incomplete once: the repair loop runs one round.
+    verdicts: ["return-to-rd", "pass"],
+    setup: async (root) => {
+      await write(join(root, "server", "members.ts"), SERVER);
+      const pkg = JSON.parse(await Deno.readTextFile(join(root, "package.json")));
+      pkg.dependencies = { ...pkg.dependencies, express: "^4.19.2" };
+      await Deno.writeTextFile(join(root, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+    },
+    change: async (root, round) => {
+      const path = join(root, "server", "members.ts");
+      const text = await Deno.readTextFile(path);
+      await Deno.writeTextFile(
+        path,
+        round === 0
+          ? text.replace("members.slice(offset + 1, ", "members.slice(offset, ")
+          : text.replace("offset + 1 + limit", "offset + limit"),
+      );
+      return ["server/members.ts"];
+    },
+  },
+  {
+    name: "docs",
+    rid: "003-readme-setup",
+    type: "docs",
+    mode: "full-auto",
+    title: "Document the local setup",
+    prd: DOCS_PRD,
+    ui: false,
+    verdicts: ["pass"],
+    change: async (root) => {
+      const path = join(root, "README.md");
+      await Deno.writeTextFile(
+        path,
+        `${await Deno.readTextFile(
+          path,
+        )}\n## Getting started\n\n    npm install\n    npm run dev\n    npm test\n`,
+      );
+      return ["README.md"];
+    },
+  },
+];
+
+export function scenario(name: string): Scenario {
+  const found = SCENARIOS.find((s) => s.name === name);
+  if (!found) throw new Error(`no scenario ${name}`);
+  return found;
+}
+
+/**
+ * The workflow's milestones in the order the scenario must pass them: the transitions and the
+ * dispatches, with the repair loop once per returned verdict. The walker fails on the first
+ * milestone out of this order, which is how a reordered nextAction shows.
+ */
+export function expectedMilestones(s: Scenario): string[] {
+  const swarm = s.type === "docs" ? ["swarm:plan", "rd:init"] : [
+    "swarm:plan",
+    "swarm:dispatch",
+    "swarm:converge",
+    ...(s.ui ? ["ui:direction-locked", "ui:handed-off"] : []),
+  ];
+  const qaStart = s.type === "docs" ? ["qa:init", "qa:running"] : ["qa:running"];
+  const rounds: string[] = [];
+  s.verdicts.forEach((verdict, round) => {
+    if (round > 0) rounds.push("rd:implemented", "rd:dispatch", "rd:qa-handoff", "qa:running");
+    rounds.push("qa:dispatch", `qa:verdict-issued:${verdict}`);
+  });
+  return [
+    "prd:init",
+    "prd:confirmed-by-user",
+    "prd:handed-off",
+    ...swarm,
+    "rd:spec-locked",
+    "rd:dispatch",
+    "rd:implemented",
+    "rd:qa-handoff",
+    ...qaStart,
+    ...rounds,
+    "sc:init",
+    "sc:impact-recorded",
+    "sc:boundary-recorded",
+    "sc:handed-off",
+    "txt:dispatch",
+    "txt:finalized",
+  ];
+}

@@ -1,0 +1,215 @@
+/**
+ * The walk's bookkeeping: running real peaks processes (the binary's permissions, a temp project,
+ * an explicit environment), counting every call and byte per actor and phase, and failing on the
+ * first call that fails or changes nothing. The players (orchestrator.ts, sub_agent.ts) decide
+ * what to run; this file only runs and records it.
+ */
+import { join } from "../../lib/core/std.ts";
+import { runPeaks } from "../support/cli.ts";
+
+export type Actor = "orchestrator" | "sub-agent" | "git";
+
+export interface Envelope {
+  ok: boolean;
+  code?: string;
+  message?: string;
+  // deno-lint-ignore no-explicit-any
+  data?: any;
+  warnings?: Array<{ code: string; message: string }>;
+  nextActions?: string[];
+}
+
+export interface CallRecord {
+  actor: Actor;
+  phase: string;
+  command: string;
+  code: number;
+  bytes: number;
+}
+
+export class WalkFailure extends Error {}
+
+/** Shell words: plain, '…' (as peaks quotes), "…" (as the skills write), backslash escapes. */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let current = "";
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "'" || c === '"') {
+      const end = line.indexOf(c, i + 1);
+      if (end === -1) throw new WalkFailure(`unbalanced quote in: ${line}`);
+      current += line.slice(i + 1, end);
+      i = end;
+      inWord = true;
+    } else if (c === "\\") {
+      current += line[++i] ?? "";
+      inWord = true;
+    } else if (c === " ") {
+      if (inWord) words.push(current);
+      current = "";
+      inWord = false;
+    } else {
+      current += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(current);
+  return words;
+}
+
+const utf8 = (text: string) => new TextEncoder().encode(text).length;
+
+/** WALK_TRACE=1 prints every call and the start of its output while debugging a walk. */
+const TRACE = Deno.env.get("WALK_TRACE") === "1";
+const TRACE_BYTES = 1500;
+
+/**
+ * A state-changing call whose envelope says it changed nothing: a literal agent repeating a step
+ * or running one the workflow had already passed.
+ */
+function changedNothing(words: string[], envelope: Envelope | undefined): boolean {
+  const data = envelope?.data ?? {};
+  const command = words.slice(1, 3).join(" ");
+  switch (command) {
+    case "request transition":
+      return data.changed === false;
+    case "request init":
+      return words.includes("--apply") && data.status === "already-exists";
+    case "sub-agent dispatch":
+      return !data.toolCall && !(data.toolCalls?.length) && !data.detached;
+    case "sub-agent finalize":
+      return (data.finalized ?? []).some((f: { alreadyFinalized?: boolean }) => f.alreadyFinalized);
+    case "statusline install":
+    case "preferences set":
+      return data.changed === false;
+    default:
+      return false;
+  }
+}
+
+export class Walk {
+  readonly calls: CallRecord[] = [];
+  readonly milestones: string[] = [];
+  phase = "startup";
+
+  constructor(
+    readonly root: string,
+    readonly home: string,
+    readonly expected: string[],
+    readonly mutate?: (command: string, envelope: Envelope) => void,
+  ) {}
+
+  /** Runs one `peaks …` line as written; any failure or no-op ends the walk. */
+  async peaks(
+    command: string | string[],
+    actor: Actor,
+    phase = this.phase,
+  ): Promise<{ envelope?: Envelope; stdout: string }> {
+    const words = typeof command === "string" ? shellWords(command) : command;
+    const line = typeof command === "string" ? command : words.join(" ");
+    if (words[0] !== "peaks") throw new WalkFailure(`not a peaks command: ${line}`);
+    const result = await runPeaks(words.slice(1), {
+      cwd: this.root,
+      home: this.home,
+      env: { CLAUDECODE: "1" },
+    });
+    this.calls.push({
+      actor,
+      phase,
+      command: line,
+      code: result.code,
+      bytes: utf8(result.stdout) + utf8(result.stderr),
+    });
+    const envelope = result.json as Envelope | undefined;
+    if (TRACE) {
+      console.error(
+        `[${actor}/${phase}] ${line} -> ${result.code}\n${result.stdout.slice(0, TRACE_BYTES)}`,
+      );
+    }
+    if (result.code !== 0) {
+      throw new WalkFailure(
+        `${actor} call failed (exit ${result.code}): ${line}\n${
+          envelope ? `${envelope.code}: ${envelope.message}` : result.stderr.trim()
+        }`,
+      );
+    }
+    if (changedNothing(words, envelope)) {
+      throw new WalkFailure(`${actor} call changed nothing: ${line}`);
+    }
+    if (envelope && this.mutate) this.mutate(line, envelope);
+    return { envelope, stdout: result.stdout };
+  }
+
+  /** Runs git the way the skill's review step does; its output is counted apart from peaks'. */
+  async git(line: string): Promise<string> {
+    const words = shellWords(line);
+    const out = await new Deno.Command("git", {
+      args: words.slice(1),
+      cwd: this.root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    this.calls.push({
+      actor: "git",
+      phase: this.phase,
+      command: line,
+      code: out.code,
+      bytes: utf8(text),
+    });
+    if (out.code !== 0) throw new WalkFailure(`git failed: ${line}`);
+    return text;
+  }
+
+  /** Records a milestone; one out of the scenario's order ends the walk. */
+  reached(milestone: string): void {
+    const index = this.milestones.length;
+    this.milestones.push(milestone);
+    if (this.expected[index] !== milestone) {
+      throw new WalkFailure(
+        `out of order: step ${index + 1} was ${milestone}, the workflow expects ${
+          this.expected[index] ?? "nothing more"
+        } (so far: ${this.milestones.join(", ")})`,
+      );
+    }
+  }
+
+  sessionPath(sid: string, ...parts: string[]): string {
+    return join(this.root, ".peaks", "_runtime", sid, ...parts);
+  }
+}
+
+/** The milestone a command is, when it is one: transitions, inits, plans, dispatches. */
+export function milestoneOf(words: string[], envelope: Envelope | undefined): string | undefined {
+  const flag = (name: string) => {
+    const i = words.indexOf(name);
+    return i === -1 ? undefined : words[i + 1];
+  };
+  const command = words.slice(1, 3).join(" ");
+  if (command === "request transition") {
+    const verdict = flag("--verdict");
+    return `${flag("--role")}:${flag("--state")}${verdict ? `:${verdict}` : ""}`;
+  }
+  if (command === "request init" && words.includes("--apply")) return `${flag("--role")}:init`;
+  if (command === "swarm plan" && !envelope?.data?.needsChoice) return "swarm:plan";
+  if (command === "swarm converge") return "swarm:converge";
+  if (command === "sub-agent dispatch") {
+    return words.includes("--from-dag") ? "swarm:dispatch" : `${words[3]}:dispatch`;
+  }
+  return undefined;
+}
+
+/** The phase a command belongs to (the walker's report groups calls by it). */
+export function phaseOf(words: string[], current: string): string {
+  const role = words[words.indexOf("--role") + 1];
+  const command = words.slice(1, 3).join(" ");
+  if (command.startsWith("request ") && words.includes("--role")) {
+    return role === "ui" ? "swarm" : role;
+  }
+  if (command === "swarm plan" || command === "swarm converge") return "swarm";
+  if (command === "sub-agent dispatch") {
+    return words.includes("--from-dag") ? "swarm" : words[3];
+  }
+  return current;
+}
