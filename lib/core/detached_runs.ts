@@ -16,6 +16,7 @@ import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "./reco
 import { isTerminal, OUTCOMES } from "./record_names.ts";
 import { join } from "./std.ts";
 import { readValidated, updateJson } from "./store.ts";
+import { VENDOR_PERMISSIONS } from "./vendors.ts";
 
 export const RUN_FILES = {
   pid: "pid",
@@ -63,6 +64,8 @@ export const DetachedInfoSchema = z.looseObject({
   input: z.enum(["stdin", "argv"]),
   timeoutMs: z.number().int().min(1),
   owner: z.object({ sessionId: z.string(), callerId: z.string().nullable() }),
+  /** The vendor's permission posture; records written before it existed ran as `role`. */
+  permissions: z.enum(VENDOR_PERMISSIONS).optional(),
 });
 export type DetachedInfo = z.infer<typeof DetachedInfoSchema>;
 

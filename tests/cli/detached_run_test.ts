@@ -76,7 +76,8 @@ Deno.test("a successful run ends done with its log, artefact, heartbeats and ret
   assertEquals(record.result.status, "ok");
   assertEquals(record.result.rid, "001-login");
 
-  // The vendor got the record's prompt on stdin, and the argument vector of claude's stdin form.
+  // The vendor got the record's prompt on stdin, and the argument vector of claude's stdin form
+  // with the default posture (edits in the project, peaks itself).
   const [prompt] = await fakeFiles(dir.path, sid, "prompt-");
   assertEquals(await Deno.readTextFile(prompt), record.prompt);
   assertStringIncludes(record.prompt, "Implement the login form");
@@ -85,6 +86,10 @@ Deno.test("a successful run ends done with its log, artefact, heartbeats and ret
     "-p",
     "--output-format",
     "json",
+    "--permission-mode",
+    "acceptEdits",
+    "--allowedTools",
+    "Bash(peaks:*)",
   ]);
   assertEquals((await fakeFiles(dir.path, sid, "artefact-")).length, 1);
 });

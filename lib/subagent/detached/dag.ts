@@ -23,6 +23,7 @@ import type { DetachedDispatchFlags } from "./input.ts";
 import { composeDetachedPrompt } from "./prompt.ts";
 import { failRecord, modeWords } from "./refusals.ts";
 import { startSupervisor } from "./spawn.ts";
+import { vendorPermissions } from "./permissions.ts";
 import { VENDOR_CLI, vendorIde } from "./vendor_cli.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
@@ -90,6 +91,7 @@ export async function prepareDagDetached(
     throw await budgetExceeded(project, early.count, max, rerun([...words, "--no-throttle"]));
   }
   const cli = VENDOR_CLI[vendor];
+  const permissions = await vendorPermissions(project, flags["vendor-permissions"]);
   const callerId = (await callerIdFromEnv(ctx.env)) ?? null;
   const root = project.root;
 
@@ -109,7 +111,13 @@ export async function prepareDagDetached(
         vendor,
         compose: (recordPath, file, task) =>
           composeDetachedPrompt(
-            { runtime, recordPath, runDir: displayPath(root, runDirOf(file)), vendor },
+            {
+              runtime,
+              recordPath,
+              runDir: displayPath(root, runDirOf(file)),
+              vendor,
+              permissions,
+            },
             task,
           ),
         fields: (file) => ({
@@ -120,6 +128,7 @@ export async function prepareDagDetached(
             input: cli.input,
             timeoutMs: flags.timeout,
             owner: { sessionId: runtime.sessionId, callerId },
+            permissions,
           },
         }),
       };

@@ -26,6 +26,7 @@ import {
   rerunWords,
   vendorNotFound,
 } from "./refusals.ts";
+import { vendorPermissions } from "./permissions.ts";
 import { startSupervisor } from "./spawn.ts";
 import type { BudgetFor, DetachedInput } from "./input.ts";
 import { VENDOR_CLI, vendorIde } from "./vendor_cli.ts";
@@ -77,6 +78,7 @@ export async function dispatchDetached(
   }
 
   const cli = VENDOR_CLI[vendor];
+  const permissions = await vendorPermissions(project, flags["vendor-permissions"]);
   const gate = budgetFor(vendorIde(vendor), replay);
   const capped: PromptBudgetStep = async (caller, overhead) => {
     const budgeted = await gate(caller, overhead);
@@ -107,6 +109,7 @@ export async function dispatchDetached(
           recordPath,
           runDir: displayPath(root, runDirOf(file)),
           vendor,
+          permissions,
         }, task),
       fields: (file) => ({
         detached: {
@@ -116,6 +119,7 @@ export async function dispatchDetached(
           input: cli.input,
           timeoutMs: flags.timeout,
           owner: { sessionId: sid, callerId },
+          permissions,
         },
       }),
     },
@@ -198,6 +202,7 @@ export async function dispatchDetached(
       mode: "detached",
       vendor,
       requestedVendor: flags.vendor ?? null,
+      vendorPermissions: permissions,
       originalPromptSize: record.originalPromptSize,
       promptSize: record.promptSize,
       toolCall: null,

@@ -6,6 +6,7 @@
  */
 import { gateError } from "../../core/errors.ts";
 import { commandLine } from "../../core/shell.ts";
+import type { VendorPermissions } from "../../core/vendors.ts";
 import type { RuntimeArgs } from "../runtime_args.ts";
 
 /** A marker that only an orchestrator's own session history carries; never sent to a vendor. */
@@ -25,7 +26,18 @@ export interface DetachedPromptArgs {
   recordPath: string;
   runDir: string;
   vendor: string;
+  permissions: VendorPermissions;
 }
+
+const PERMISSION_WORDS: Record<VendorPermissions, string> = {
+  role:
+    "- You may edit files inside the project and run `peaks`; anything else (other commands, files outside\n" +
+    "  the project, the network) is refused, and a refused call marks the run failed.",
+  "read-only":
+    "- You may read the project and run `peaks`; edits and other commands are refused, and a refused\n" +
+    "  call marks the run failed.",
+  full: "- Nothing asks before your tool calls: stay inside the project and the task.",
+};
 
 export function composeDetachedPrompt(args: DetachedPromptArgs, task: string): string {
   const { runtime: rt, recordPath, runDir } = args;
@@ -72,12 +84,14 @@ export function composeDetachedPrompt(args: DetachedPromptArgs, task: string): s
     `- Register each artefact: ${artifact} --path <file> --summary "<one line>"`,
     "",
     "## Progress and context",
-    "- peaks records a heartbeat from your output and the outcome from your exit code.",
+    "- peaks records a heartbeat from your output and the outcome from your exit code and your own",
+    "  structured output (refused tool calls, API and login errors).",
     `- For a named step you may add: ${beat} --status running --progress <0-100> --stage <stage> --note "<step>"`,
     `- When your context passes 85 % (again at 95 %), save durable state to ${runDir}/compact/<n>.json`,
     "  (n from 1): {n, at, summary, taskState, decisionsKept[], optionsDiscarded[]}. Nothing flows back to you.",
     "",
     "## Rules",
+    PERMISSION_WORDS[args.permissions],
     "- No git commit, push, tag, checkout -b or other state-changing git command: leave the diff on",
     '  disk and describe it in diffSummary. An urgent commit is status "blocked", blockedReason',
     '  "blocked-by-orchestrator-policy".',

@@ -12,8 +12,9 @@ import { applyBeat } from "../../core/heartbeat_update.ts";
 import type { Project } from "../../core/project.ts";
 import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../../core/records.ts";
 import { isTerminal, recordFileOf } from "../../core/record_names.ts";
+import { join } from "../../core/std.ts";
 import { updateJson } from "../../core/store.ts";
-import { type Vendor, vendorCommand } from "../../core/vendors.ts";
+import { DEFAULT_VENDOR_PERMISSIONS, type Vendor, vendorCommand } from "../../core/vendors.ts";
 import { pointerPrompt } from "../tool_call.ts";
 import { HISTORY_BOUNDARY } from "./prompt.ts";
 import { finishRun, type RunState, type StopReason, type Supervised } from "./finish.ts";
@@ -116,12 +117,18 @@ export async function supervise(
     } else if (!command) {
       state.spawnError = `${vendor} is not on PATH any more`;
     } else if (!state.stopReason) {
-      const call = invocation(vendor, prompt);
+      const call = invocation(vendor, prompt, {
+        permissions: info.permissions ?? DEFAULT_VENDOR_PERMISSIONS,
+        runDir: files.dir,
+      });
       try {
+        for (const [name, text] of Object.entries(call.files)) {
+          await Deno.writeTextFile(join(files.dir, name), text);
+        }
         child = new Deno.Command(command, {
           args: call.args,
           cwd: project.root,
-          env: { PEAKS_SESSION_ID: record.sessionId },
+          env: { ...call.env, PEAKS_SESSION_ID: record.sessionId },
           stdin: call.stdin === null ? "null" : "piped",
           stdout: "piped",
           stderr: "piped",
