@@ -20,6 +20,7 @@ import { HISTORY_BOUNDARY } from "./prompt.ts";
 import { finishRun, type RunState, type StopReason, type Supervised } from "./finish.ts";
 import type { RunFiles } from "./run_files.ts";
 import { invocation } from "./vendor_cli.ts";
+import { VendorOutput } from "./vendor_output.ts";
 
 /** Output beats are at most this frequent. */
 const MIN_BEAT_MS = 1_000;
@@ -52,6 +53,9 @@ export async function supervise(
     exitCode: null,
     signal: null,
     recordEnded: false,
+    report: null,
+    stderrTail: "",
+    stderrAuth: false,
   };
   const shownRecord = recordPath.slice(project.root.length + 1).replaceAll("\\", "/");
   const status = (phase: RunStatus["state"]): RunStatus => ({
@@ -197,7 +201,17 @@ export async function supervise(
       if (Date.now() - lastBeat >= MIN_BEAT_MS) beat(outputNote(info.vendor, state));
       return files.appendLog(chunk);
     };
-    const readers = [pump(running.stdout, onChunk), pump(running.stderr, onChunk)];
+    const output = new VendorOutput(vendor);
+    const readers = [
+      pump(running.stdout, (chunk) => {
+        output.stdout(chunk);
+        return onChunk(chunk);
+      }),
+      pump(running.stderr, (chunk) => {
+        output.stderr(chunk);
+        return onChunk(chunk);
+      }),
+    ];
     const exit = await running.status;
     exited = true;
     state.exitCode = exit.signal === null ? exit.code : null;
@@ -205,6 +219,9 @@ export async function supervise(
     for (const clear of timers.splice(0)) clear();
     // Grandchildren may keep the pipes open after the vendor exits: drain for a bounded time only.
     await drain(readers, envMs(ctx, "PEAKS_DETACHED_DRAIN_MS", 2_000));
+    state.report = output.report();
+    state.stderrTail = output.stderrTail();
+    state.stderrAuth = output.stderrMentionsAuth();
     while (beating) await new Promise((resolve) => setTimeout(resolve, 20));
     return await finishRun(ctx, recordPath, files, state, status, "exited");
   } catch (error) {
