@@ -211,6 +211,19 @@ Deno.test("opencode and copilot: refused tool calls, errors with status, the fin
           },
         },
       },
+      {
+        type: "tool_use",
+        part: {
+          tool: "invalid",
+          state: {
+            status: "completed",
+            input: {
+              tool: "write",
+              error: "Model tried to call unavailable tool 'write'. Available tools: bash.",
+            },
+          },
+        },
+      },
       { type: "text", part: { text: "Finished." } },
       {
         type: "error",
@@ -218,7 +231,10 @@ Deno.test("opencode and copilot: refused tool calls, errors with status, the fin
       },
     ),
   );
-  assertEquals(opencode.report.refusals, ["bash: git commit -m x"]);
+  assertEquals(opencode.report.refusals, [
+    "bash: git commit -m x",
+    "write: not offered under this posture",
+  ]);
   assertEquals([opencode.report.failed, opencode.report.httpStatus, opencode.report.finalText], [
     true,
     529,

@@ -241,7 +241,11 @@ export class VendorOutput {
 
   #opencode(event: Json): void {
     const part = event.part ?? {};
-    if (event.type === "tool_use" && part.state?.status === "error") {
+    const unavailable = String(part.state?.input?.error ?? "").match(/unavailable tool '([\w-]+)'/);
+    if (event.type === "tool_use" && part.tool === "invalid" && unavailable) {
+      // Its permission rules withhold denied tools from the model: calling one is refused too.
+      this.#refusal(unavailable[1], "not offered under this posture");
+    } else if (event.type === "tool_use" && part.state?.status === "error") {
       const message = String(part.state.error ?? "");
       if (/rule which prevents|permission|denied|rejected/i.test(message)) {
         this.#refusal(String(part.tool ?? "tool"), what(part.state.input));
