@@ -96,10 +96,47 @@ export const GEMINI: HostAdapter = {
   write: (path, content) => ({ name: "write_file", input: { file_path: path, content } }),
 };
 
+/** OpenCode's built-in Anthropic provider, pointed at the stand-in by its base URL. */
+export const OPENCODE: HostAdapter = {
+  id: "opencode",
+  family: anthropic,
+  async configure(sandbox, standIn) {
+    await writeJson(join(sandbox.home, ".config", "opencode", "opencode.json"), {
+      provider: {
+        anthropic: { options: { baseURL: `${standIn.origin}/v1`, apiKey: API_KEY } },
+      },
+      model: "anthropic/claude-sonnet-4-5",
+      autoupdate: false,
+      share: "disabled",
+    });
+    return { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" };
+  },
+  shell: (command) => ({ name: "bash", input: { command, description: "run a command" } }),
+  write: (path, content) => ({ name: "write", input: { filePath: path, content } }),
+};
+
+/** Copilot CLI's bring-your-own-key mode, Anthropic wire format. */
+export const COPILOT: HostAdapter = {
+  id: "copilot",
+  family: anthropic,
+  configure(_sandbox, standIn) {
+    return Promise.resolve({
+      COPILOT_PROVIDER_BASE_URL: standIn.origin,
+      COPILOT_PROVIDER_TYPE: "anthropic",
+      COPILOT_PROVIDER_API_KEY: API_KEY,
+      COPILOT_MODEL: "claude-sonnet-4.5",
+    });
+  },
+  shell: (command) => ({ name: "bash", input: { command, description: "run a command" } }),
+  write: (path, content) => ({ name: "create", input: { path, file_text: content } }),
+};
+
 export const OPENAI_CHAT = chat;
 
 export const ADAPTERS: Partial<Record<HostId, HostAdapter>> = {
   claude: CLAUDE,
   codex: CODEX,
   gemini: GEMINI,
+  opencode: OPENCODE,
+  copilot: COPILOT,
 };

@@ -156,6 +156,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     TERM: "dumb",
     NO_COLOR: "1",
     CI: "1",
+    DENO_NO_UPDATE_CHECK: "1",
     HTTP_PROXY: proxy,
     HTTPS_PROXY: proxy,
     ALL_PROXY: proxy,
