@@ -17,16 +17,14 @@ export interface IdeEntry {
   projectDir: string | null;
 }
 
-const TASK = (verified: boolean) => ({
-  tool: "Task",
-  aliases: verified ? ["Agent"] : [],
-  verified,
-});
+/** The Task tool of hosts modelled on Claude Code, not verified against a real host. */
+const TASK = (verified: boolean) => ({ tool: "Task", aliases: [] as string[], verified });
 
 export const IDES: readonly IdeEntry[] = [
   {
     id: "claude-code",
-    inProcess: TASK(true),
+    // Claude Code 2.x calls it Agent (verified with 2.1.328); 1.x called it Task.
+    inProcess: { tool: "Agent", aliases: ["Task"], verified: true },
     contextWindow: 200_000,
     envVars: ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"],
     projectDir: ".claude",

@@ -82,7 +82,7 @@ Deno.test("no vendor installed: VENDOR_NOT_FOUND at once, nothing written, an in
   assert(!inProcess.includes("--mode"));
   const replay = await runNextAction(inProcess, { cwd: dir.path, env });
   assertEquals(replay.code, 0, replay.stdout);
-  assertEquals(replay.json.data.toolCall.name, "Task");
+  assertEquals(replay.json.data.toolCall.name, "Agent");
 });
 
 Deno.test("the session-history marker anywhere in a detached prompt is refused", async () => {
