@@ -3,6 +3,7 @@
  * only ever inside `toolCalls[i].args.prompt`), where the DAG stands, one
  * visible hint for the whole fan-out, and the command for the next wave.
  */
+import { promptOf } from "./tool_call.ts";
 import type { CommandResult } from "../cli/spec.ts";
 import { BATCH_SOFT_LIMIT } from "../core/batches.ts";
 import type { DagAnalysis } from "../core/dag.ts";
@@ -69,7 +70,7 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
   const toolCalls = facts.detached ? [] : written.map((w) => w.toolCall!);
   const declared = [...new Set(written.flatMap((w) => w.record.declaredArtifacts))];
   const metas = written.flatMap((w) => w.record.artifactMetas).map(compactMeta);
-  const promptBytes = toolCalls.reduce((sum, c) => sum + utf8(String(c.args.prompt)), 0);
+  const promptBytes = toolCalls.reduce((sum, c) => sum + utf8(promptOf(c)), 0);
   const artifactBytes = metas.length ? utf8(JSON.stringify(metas)) : 0;
   const nextCall = facts.nextCall ? commandLine(facts.nextCall) : null;
   const warnings = [...facts.warnings];

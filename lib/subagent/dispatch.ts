@@ -18,7 +18,7 @@ import { readPromptInput } from "./prompt_input.ts";
 import { promptBudgetStep } from "./budget_step.ts";
 import { fanoutWarning } from "./fanout_check.ts";
 import { generatedRequestId, readSurroundings, runtimeArgs } from "./runtime_args.ts";
-import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./tool_call.ts";
+import { EXPECTED_COMPLETION_SECONDS, promptOf, visibleHint } from "./tool_call.ts";
 import { assertDetachedFlags, detachedFlags } from "./detached/flags.ts";
 
 export const ENVELOPE_VERSION = "2.1.0";
@@ -262,7 +262,7 @@ export default defineCommand({
     }
 
     const shownMetas = metas.map(compactMeta);
-    const promptBytes = utf8(String(toolCall.args.prompt));
+    const promptBytes = utf8(promptOf(toolCall));
     const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
     const root = ["--project", project.root];
     const data: Record<string, unknown> = {
@@ -294,6 +294,11 @@ export default defineCommand({
         "This was a dry run: call the tool data.toolCall.name with data.toolCall.args now.",
         "Print data.orchestratorVisibleHint once per fan-out, then issue all tool calls in one message.",
         `When the sub-agent returns: git status, git diff, then peaks sub-agent finalize --record ${written.displayPath} --outcome done --result-json '<its return JSON>'.`,
+        ...(detected.ide.inProcess?.input === "message"
+          ? [
+            "spawn_agent answers at once with the agent's id: call wait_agent with targets [<that id>] to get its final message.",
+          ]
+          : []),
       ];
     }
     return {

@@ -16,7 +16,7 @@ import type { ArtifactMeta, DispatchRecord, ToolCall } from "../core/records.ts"
 import { RECORD_VERSION, recordFileName } from "../core/record_names.ts";
 import { composePrompt } from "./prompt_blocks.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
-import { buildToolCall, pointerPrompt } from "./tool_call.ts";
+import { buildToolCall, pointerPrompt, promptKey } from "./tool_call.ts";
 
 /**
  * What the prompt budget step returns. `prompt` is the caller's part of the
@@ -101,7 +101,11 @@ function initialRecord(
   const { runtime } = plan;
   // The inline tool call carries the prompt already stored in `prompt`; keep one copy on disk.
   const stored: ToolCall | null = toolCall && plan.brief === "inline"
-    ? { ...toolCall, args: { ...toolCall.args, prompt: undefined }, promptIn: "prompt" }
+    ? {
+      ...toolCall,
+      args: { ...toolCall.args, [promptKey(toolCall)]: undefined },
+      promptIn: "prompt",
+    }
     : toolCall;
   return {
     version: RECORD_VERSION,
