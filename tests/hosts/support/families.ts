@@ -49,7 +49,9 @@ export const anthropic: Family = {
     return {
       model: String(body.model ?? ""),
       stream: body.stream === true,
-      system: textOf(body.system),
+      // Claude Code 2.1 also sends mid-conversation system turns (agent types, skills) as messages.
+      system: [body.system, ...messages.filter((m) => m.role === "system").map((m) => m.content)]
+        .map(textOf).filter(Boolean).join("\n"),
       firstUser: textOf(users[0]?.content),
       userText: users.map((m) => textOf(m.content)).join("\n"),
       // deno-lint-ignore no-explicit-any
