@@ -1,8 +1,8 @@
 /**
  * After `peaks skills install --agent <host> --scope project`, each host
  * lists peaks' skills (name and description) in what it sends its model,
- * and offers its skill tool where it has one. Copilot is no install target
- * of its own: it reads the shared .agents/skills folder.
+ * and offers its skill tool where it has one. Copilot and Qwen Code are no
+ * install targets of their own: both read the shared .agents/skills folder.
  */
 import { assert, assertEquals } from "@std/assert";
 import { ADAPTERS } from "./support/hosts.ts";
@@ -54,6 +54,14 @@ const CASES: Case[] = [
     folder: ".agents/skills",
     argv: ["run", "--format", "json", "Say hello."],
     stdin: false,
+    tool: "skill",
+  },
+  {
+    host: "qwen",
+    agent: "codex",
+    folder: ".agents/skills",
+    argv: ["--auth-type", "openai", "--output-format", "json"],
+    stdin: true,
     tool: "skill",
   },
   {

@@ -131,7 +131,20 @@ export const COPILOT: HostAdapter = {
   write: (path, content) => ({ name: "create", input: { path, file_text: content } }),
 };
 
-export const OPENAI_CHAT = chat;
+/** Qwen Code with its OpenAI-compatible auth, pointed at the chat-completions stand-in. */
+export const QWEN: HostAdapter = {
+  id: "qwen",
+  family: chat,
+  configure(_sandbox, standIn) {
+    return Promise.resolve({
+      OPENAI_BASE_URL: `${standIn.origin}/v1`,
+      OPENAI_API_KEY: API_KEY,
+      OPENAI_MODEL: "stand-in",
+    });
+  },
+  shell: (command) => ({ name: "run_shell_command", input: { command } }),
+  write: (path, content) => ({ name: "write_file", input: { file_path: path, content } }),
+};
 
 export const ADAPTERS: Partial<Record<HostId, HostAdapter>> = {
   claude: CLAUDE,
@@ -139,4 +152,5 @@ export const ADAPTERS: Partial<Record<HostId, HostAdapter>> = {
   gemini: GEMINI,
   opencode: OPENCODE,
   copilot: COPILOT,
+  qwen: QWEN,
 };
