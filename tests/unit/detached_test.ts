@@ -192,7 +192,7 @@ Deno.test("the detached prompt is small and carries the task, files, references 
       ".peaks/_runtime/s/detached/001-login/rd-x-1234/compact/<n>.json",
       "blocked-by-orchestrator-policy",
       '"rid":"001-login"',
-      "You may edit files inside the project and run `peaks`",
+      "edit files inside it with your file tools, and run `peaks`",
     ]
   ) assertStringIncludes(prompt, part);
   assert(new TextEncoder().encode(prompt).length < 3000, `${prompt.length} characters`);

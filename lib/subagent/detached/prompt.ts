@@ -31,8 +31,8 @@ export interface DetachedPromptArgs {
 
 const PERMISSION_WORDS: Record<VendorPermissions, string> = {
   role:
-    "- You may edit files inside the project and run `peaks`; anything else (other commands, files outside\n" +
-    "  the project, the network) is refused, and a refused call marks the run failed.",
+    "- Read the project, edit files inside it with your file tools, and run `peaks`; other shell commands,\n" +
+    "  files outside the project and the network may be refused, and a refused call marks the run failed.",
   "read-only":
     "- You may read the project and run `peaks`; edits and other commands are refused, and a refused\n" +
     "  call marks the run failed.",
