@@ -198,6 +198,22 @@ is unpacked; a mismatch stops the installer and changes nothing.
     Say "Removed peaks from $PeaksHome."
   }
 
+  # True when an install of this version is in place with exactly the files the staged archive
+  # holds: running the installer again then moves and rewrites nothing.
+  function Test-SameInstall([string]$PeaksHome, [string]$Stage, [string]$ArchiveVersion) {
+    $manifest = Join-Path $PeaksHome $ManifestName
+    if (-not (Test-Path -LiteralPath $manifest)) { return $false }
+    if (@(Get-Content -LiteralPath $manifest) -notcontains "version=$ArchiveVersion") { return $false }
+    $stageRoot = (Resolve-Path -LiteralPath $Stage).Path.TrimEnd('\')
+    foreach ($file in Get-ChildItem -LiteralPath $Stage -Recurse -File -Force) {
+      $relative = $file.FullName.Substring($stageRoot.Length + 1)
+      $installed = if ($relative -eq 'peaks.exe') { Join-Path $PeaksHome 'bin\peaks.exe' } else { Join-Path $PeaksHome $relative }
+      if (-not (Test-Path -LiteralPath $installed -PathType Leaf)) { return $false }
+      if ((Get-Sha256 $file.FullName) -ne (Get-Sha256 $installed)) { return $false }
+    }
+    return $true
+  }
+
   function Find-Archive([string]$Target, [string]$WantedVersion, [string]$WorkDir) {
     $archivePath = $Archive
     $sumsPath = $Checksums
@@ -300,18 +316,31 @@ is unpacked; a mismatch stops the installer and changes nothing.
         Fail "the peaks in $name does not run here (it printed: $reported); nothing was changed"
       }
 
-      New-Item -ItemType Directory -Force -Path $bin | Out-Null
-      $skills = Join-Path $PeaksHome 'skills'
-      if (Test-Path -LiteralPath $skills) { Move-Item -LiteralPath $skills -Destination (Join-Path $stage 'skills.old') }
-      Move-Item -LiteralPath $newSkills -Destination $skills
-      foreach ($doc in $Docs) {
-        $source = Join-Path $stage $doc
-        if (Test-Path -LiteralPath $source) { Move-Item -LiteralPath $source -Destination (Join-Path $PeaksHome $doc) -Force }
-      }
-      # A running peaks.exe cannot be overwritten but can be renamed out of the way.
       $exe = Join-Path $bin 'peaks.exe'
-      if (Test-Path -LiteralPath $exe) { Move-Item -LiteralPath $exe -Destination (Join-Path $stage 'peaks.exe.old') }
-      Move-Item -LiteralPath $newExe -Destination $exe
+      $newPlugin = Join-Path $stage '.claude-plugin'
+      $plugin = Test-Path -LiteralPath $newPlugin -PathType Container
+      $unchanged = Test-SameInstall $PeaksHome $stage $archiveVersion
+      if ($unchanged) {
+        Say "peaks $archiveVersion is already installed in $PeaksHome; nothing to replace"
+      } else {
+        New-Item -ItemType Directory -Force -Path $bin | Out-Null
+        $skills = Join-Path $PeaksHome 'skills'
+        if (Test-Path -LiteralPath $skills) { Move-Item -LiteralPath $skills -Destination (Join-Path $stage 'skills.old') }
+        Move-Item -LiteralPath $newSkills -Destination $skills
+        # The Claude Code plugin manifests: with them $env:PEAKS_HOME is a plugin marketplace too.
+        if ($plugin) {
+          $pluginDir = Join-Path $PeaksHome '.claude-plugin'
+          if (Test-Path -LiteralPath $pluginDir) { Move-Item -LiteralPath $pluginDir -Destination (Join-Path $stage 'plugin.old') }
+          Move-Item -LiteralPath $newPlugin -Destination $pluginDir
+        }
+        foreach ($doc in $Docs) {
+          $source = Join-Path $stage $doc
+          if (Test-Path -LiteralPath $source) { Move-Item -LiteralPath $source -Destination (Join-Path $PeaksHome $doc) -Force }
+        }
+        # A running peaks.exe cannot be overwritten but can be renamed out of the way.
+        if (Test-Path -LiteralPath $exe) { Move-Item -LiteralPath $exe -Destination (Join-Path $stage 'peaks.exe.old') }
+        Move-Item -LiteralPath $newExe -Destination $exe
+      }
 
       $manifest = Join-Path $PeaksHome $ManifestName
       $pathEntries = @()
@@ -319,9 +348,14 @@ is unpacked; a mismatch stops the installer and changes nothing.
         $pathEntries = @(Get-Content -LiteralPath $manifest | Where-Object { $_ -like 'path=*' })
       }
       if ($addPath) {
-        if (Update-UserPath $bin $true) { Say "added $bin to your user PATH" }
+        # Only an entry this installer added is listed, so -Uninstall never removes one the user had.
+        if (Update-UserPath $bin $true) {
+          Say "added $bin to your user PATH"
+          if ($pathEntries -notcontains "path=$bin") { $pathEntries += "path=$bin" }
+        } else {
+          Say "your user PATH already holds $bin"
+        }
         $env:Path = "$bin;$env:Path"
-        if ($pathEntries -notcontains "path=$bin") { $pathEntries += "path=$bin" }
       }
       $lines = @(
         '# Written by the peaks installer: -Uninstall removes exactly these.',
@@ -330,15 +364,20 @@ is unpacked; a mismatch stops the installer and changes nothing.
         'file=bin/peaks.exe',
         'dir=skills'
       )
+      if ($plugin) { $lines += 'dir=.claude-plugin' }
       foreach ($doc in $Docs) {
         if (Test-Path -LiteralPath (Join-Path $PeaksHome $doc)) { $lines += "file=$doc" }
       }
       $lines += $pathEntries
-      $temp = "$manifest.tmp"
-      [IO.File]::WriteAllLines($temp, [string[]]$lines)
-      Move-Item -LiteralPath $temp -Destination $manifest -Force
+      # The same install again leaves the manifest as it is, timestamp included.
+      $previous = if (Test-Path -LiteralPath $manifest) { @(Get-Content -LiteralPath $manifest) -join "`n" } else { $null }
+      if ($previous -ne ($lines -join "`n")) {
+        $temp = "$manifest.tmp"
+        [IO.File]::WriteAllLines($temp, [string[]]$lines)
+        Move-Item -LiteralPath $temp -Destination $manifest -Force
+      }
 
-      Say "installed peaks $archiveVersion into $PeaksHome"
+      if (-not $unchanged) { Say "installed peaks $archiveVersion into $PeaksHome" }
       if (Test-OnPath $bin) {
         Say 'Next step: peaks skills install'
       } else {

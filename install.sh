@@ -189,19 +189,21 @@ script_dir() {
   esac
 }
 
+# Takes the marked PATH line out of a profile. A profile the installer created is deleted once
+# nothing else is left in it; one that was there before keeps existing, even when empty.
 remove_profile_lines() {
   [ -f "$1" ] || return 0
   grep -F "$marker" "$1" >/dev/null 2>&1 || return 0
   kept="$(grep -v -F "$marker" "$1" || true)"
-  if [ -z "$kept" ] && [ ! -L "$1" ]; then
+  if [ -z "$kept" ] && [ "$2" = created-profile ] && [ ! -L "$1" ]; then
     rm -f "$1"
   elif [ -L "$1" ]; then
     # A symlinked dotfile is rewritten through the link, so it stays a link.
-    printf '%s\n' "$kept" >"$1"
+    if [ -n "$kept" ]; then printf '%s\n' "$kept"; fi >"$1"
   else
     # cp -p keeps the file's mode; the rename swaps the whole file at once.
     cp -p "$1" "$1.peaks-tmp"
-    printf '%s\n' "$kept" >"$1.peaks-tmp"
+    if [ -n "$kept" ]; then printf '%s\n' "$kept"; fi >"$1.peaks-tmp"
     mv -f "$1.peaks-tmp" "$1"
   fi
   say "removed the PATH line from $1"
@@ -230,7 +232,7 @@ uninstall() {
         safe_relative "$value" || die "$manifest lists an unsafe path: $value"
         rm -rf "${peaks_home:?}/$value"
         ;;
-      profile) remove_profile_lines "$value" ;;
+      profile | created-profile) remove_profile_lines "$value" "$kind" ;;
     esac
   done <"$manifest"
   rm -f "$manifest"
@@ -327,6 +329,22 @@ locate_archive() {
   checksums="$work_dir/SHA256SUMS"
 }
 
+# True when an install of this version is in place with exactly the files the staged archive
+# holds: running the installer again then moves and rewrites nothing.
+same_install() {
+  [ -f "$peaks_home/$manifest_name" ] || return 1
+  grep -x "version=$archive_version" "$peaks_home/$manifest_name" >/dev/null 2>&1 || return 1
+  tar -tzf "$archive" | while IFS= read -r entry; do
+    case "$entry" in
+      */) continue ;;
+      peaks) installed="$bin_dir/peaks" ;;
+      *) installed="$peaks_home/$entry" ;;
+    esac
+    [ -f "$installed" ] || exit 1
+    [ "$(sha256_of "$stage_dir/$entry")" = "$(sha256_of "$installed")" ] || exit 1
+  done
+}
+
 install() {
   target="$(detect_target)"
   if ! command -v sha256sum >/dev/null 2>&1 && ! command -v shasum >/dev/null 2>&1; then
@@ -373,18 +391,38 @@ install() {
   [ "$reported" = "peaks $archive_version" ] ||
     die "the peaks in $name does not run here (it printed: $reported); nothing was changed"
 
-  mkdir -p "$bin_dir"
-  if [ -e "$peaks_home/skills" ]; then mv "$peaks_home/skills" "$stage_dir/skills.old"; fi
-  if ! mv "$stage_dir/skills" "$peaks_home/skills"; then
-    [ ! -e "$stage_dir/skills.old" ] || mv "$stage_dir/skills.old" "$peaks_home/skills"
-    die "could not move the skills into $peaks_home"
+  plugin=0
+  [ ! -d "$stage_dir/.claude-plugin" ] || plugin=1
+  unchanged=0
+  if same_install; then
+    unchanged=1
+    say "peaks $archive_version is already installed in $peaks_home; nothing to replace"
+  else
+    mkdir -p "$bin_dir"
+    if [ -e "$peaks_home/skills" ]; then mv "$peaks_home/skills" "$stage_dir/skills.old"; fi
+    if ! mv "$stage_dir/skills" "$peaks_home/skills"; then
+      [ ! -e "$stage_dir/skills.old" ] || mv "$stage_dir/skills.old" "$peaks_home/skills"
+      die "could not move the skills into $peaks_home"
+    fi
+    # The Claude Code plugin manifests: with them $PEAKS_HOME is a plugin marketplace too.
+    if [ "$plugin" = 1 ]; then
+      if [ -e "$peaks_home/.claude-plugin" ]; then mv "$peaks_home/.claude-plugin" "$stage_dir/plugin.old"; fi
+      mv "$stage_dir/.claude-plugin" "$peaks_home/.claude-plugin" ||
+        die "could not move the plugin manifests into $peaks_home"
+    fi
+    for doc in LICENSE README.md THIRD_PARTY_LICENSES.md; do
+      [ ! -f "$stage_dir/$doc" ] || mv -f "$stage_dir/$doc" "$peaks_home/$doc"
+    done
+    mv -f "$stage_dir/peaks" "$bin_dir/peaks"
   fi
-  for doc in LICENSE README.md THIRD_PARTY_LICENSES.md; do
-    [ ! -f "$stage_dir/$doc" ] || mv -f "$stage_dir/$doc" "$peaks_home/$doc"
-  done
-  mv -f "$stage_dir/peaks" "$bin_dir/peaks"
 
+  profile_kind=profile
   if [ -n "$profile" ]; then
+    # A profile this installer creates is deleted again by --uninstall; one that existed is kept.
+    if [ ! -e "$profile" ] ||
+      grep -F -x "created-profile=$profile" "$peaks_home/$manifest_name" >/dev/null 2>&1; then
+      profile_kind=created-profile
+    fi
     line="$(path_line "$profile")"
     if [ -f "$profile" ] && grep -F -x "$line" "$profile" >/dev/null 2>&1; then
       say "$profile already puts $bin_dir on PATH"
@@ -403,18 +441,26 @@ install() {
     say "target=$target"
     say "file=bin/peaks"
     say "dir=skills"
+    [ "$plugin" = 0 ] || say "dir=.claude-plugin"
     for doc in LICENSE README.md THIRD_PARTY_LICENSES.md; do
       [ ! -f "$peaks_home/$doc" ] || say "file=$doc"
     done
-    [ -z "$profile" ] || say "profile=$profile"
+    [ -z "$profile" ] || say "$profile_kind=$profile"
     # Profiles an earlier install edited stay listed, so --uninstall still cleans them.
     if [ -f "$peaks_home/$manifest_name" ]; then
-      awk -v current="profile=$profile" '/^profile=/ && $0 != current' "$peaks_home/$manifest_name"
+      awk -v path="$profile" \
+        '/^(created-)?profile=/ && substr($0, index($0, "=") + 1) != path' "$peaks_home/$manifest_name"
     fi
   } >"$stage_dir/manifest"
-  mv -f "$stage_dir/manifest" "$peaks_home/$manifest_name"
+  # The same install again leaves the manifest as it is, timestamp included.
+  if [ -f "$peaks_home/$manifest_name" ] &&
+    [ "$(cat "$stage_dir/manifest")" = "$(cat "$peaks_home/$manifest_name")" ]; then
+    rm -f "$stage_dir/manifest"
+  else
+    mv -f "$stage_dir/manifest" "$peaks_home/$manifest_name"
+  fi
 
-  say "installed peaks $archive_version into $peaks_home"
+  [ "$unchanged" = 1 ] || say "installed peaks $archive_version into $peaks_home"
   if on_path; then
     say "Next step: peaks skills install"
   else

@@ -129,7 +129,11 @@ function makeCalls(state: RunbookState, step: Step): void {
   if (calls.length === 0 || open.length !== calls.length) {
     throw new RunbookError(step, "no tool calls to make");
   }
-  running = calls.map((call, i) => runStandIn(state, call.args.prompt, open[i]));
+  running = calls.map(async (call, i) => {
+    const started = performance.now();
+    await runStandIn(state, call.args.prompt, open[i]);
+    open[i].seconds = (performance.now() - started) / 1000;
+  });
 }
 
 async function recordsOf(
@@ -154,36 +158,101 @@ async function recordsOf(
   return envelope.data?.records ?? envelope.data?.rows ?? [];
 }
 
+async function statusLineOf(state: RunbookState): Promise<string> {
+  const { options } = state;
+  const status = await new Deno.Command(options.peaks[0], {
+    args: [...options.peaks.slice(1), "sub-agent", "status", "--batch", state.vars["batch-id"]],
+    cwd: options.root,
+    env: options.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(status.stdout).trim();
+}
+
 const TERMINAL = new Set(["done", "failed", "cancelled", "timeout"]);
+
+export interface BatchWatch {
+  /** The batch's records, as `peaks sub-agent list --batch` returns them. */
+  records(): Promise<Array<{ recordPath: string; status: string }>>;
+  /** The batch's status line, as `peaks sub-agent status --batch` prints it. */
+  statusLine(): Promise<string>;
+}
+
+/**
+ * Polls a batch until every awaited record is terminal, reporting each new status line. The
+ * records are read before the status line, so the line taken in the last round was computed after
+ * the last sub-agent had finished: what is shown last is the batch's final state.
+ */
+export async function watchBatch(
+  watch: BatchWatch,
+  awaited: string[],
+  report: (line: string) => void,
+  options: { timeoutMs: number; intervalMs: number; onTimeout: () => Error },
+): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs;
+  let shown = "";
+  while (true) {
+    const records = await watch.records();
+    const line = await watch.statusLine();
+    if (line && line !== shown) report(line);
+    shown = line;
+    const mine = records.filter((r) => awaited.includes(r.recordPath));
+    if (mine.length === awaited.length && mine.every((r) => TERMINAL.has(r.status))) return;
+    if (Date.now() > deadline) throw options.onTimeout();
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
+  }
+}
+
+/** Where each awaited sub-agent ended, as the last lines of a wait. */
+async function reportMembers(state: RunbookState): Promise<void> {
+  const report = state.options.report;
+  if (!report) return;
+  for (const run of state.pending) {
+    if (state.options.mode === "in-process") {
+      let status = "returned nothing";
+      try {
+        status = String(JSON.parse(run.returnJson ?? "").status ?? status);
+      } catch {
+        // not JSON: reported as is
+      }
+      const role = /"role"\s*:\s*"([^"]+)"/.exec(run.returnJson ?? "")?.[1] ?? "sub-agent";
+      report({ type: "member", role, status, seconds: run.seconds ?? null });
+      continue;
+    }
+    const saved = JSON.parse(await Deno.readTextFile(join(state.options.root, run.record)));
+    const started = Date.parse(saved.createdAt);
+    const ended = Date.parse(saved.completedAt ?? saved.updatedAt);
+    report({
+      type: "member",
+      role: String(saved.role),
+      status: String(saved.status),
+      seconds: Number.isFinite(ended - started) ? (ended - started) / 1000 : null,
+    });
+  }
+}
 
 async function waitForSubAgents(state: RunbookState, step: Step): Promise<void> {
   const { options } = state;
   if (options.mode === "in-process") {
     await Promise.all(running);
     running = [];
+    await reportMembers(state);
     return;
   }
-  const deadline = Date.now() + (options.waitMs ?? 180_000);
-  let shown = "";
-  while (true) {
-    const status = await new Deno.Command(options.peaks[0], {
-      args: [...options.peaks.slice(1), "sub-agent", "status", "--batch", state.vars["batch-id"]],
-      cwd: options.root,
-      env: options.env,
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    const line = new TextDecoder().decode(status.stdout).trim();
-    if (line && line !== shown) options.report?.({ type: "status", line });
-    shown = line;
-    const records = await recordsOf(state);
-    const mine = records.filter((r) => state.pending.some((p) => r.recordPath === p.record));
-    if (mine.length === state.pending.length && mine.every((r) => TERMINAL.has(r.status))) break;
-    if (Date.now() > deadline) throw new RunbookError(step, "sub-agents did not finish in time");
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  await watchBatch(
+    { records: () => recordsOf(state), statusLine: () => statusLineOf(state) },
+    state.pending.map((p) => p.record),
+    (line) => options.report?.({ type: "status", line }),
+    {
+      timeoutMs: options.waitMs ?? 180_000,
+      intervalMs: 1000,
+      onTimeout: () => new RunbookError(step, "sub-agents did not finish in time"),
+    },
+  );
   for (const run of state.pending) run.returnJson = await detachedReturn(state, run.record);
+  await reportMembers(state);
 }
 
 /** The return JSON a detached vendor printed last, read from its log. */

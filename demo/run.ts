@@ -6,7 +6,8 @@
  *
  *   deno task demo [--vendor claude] [--in-process] [--fast] [--out <dir>] [--peaks <command>]
  *
- * `--peaks` runs another peaks (e.g. an installed binary) instead of this checkout.
+ * `--peaks` runs another peaks (e.g. an installed binary) instead of this checkout. The project is
+ * kept for a look afterwards; the last lines print the command that removes it.
  */
 import { parseArgs } from "../lib/core/std.ts";
 import { join } from "../lib/core/std.ts";
@@ -21,6 +22,13 @@ import { agentStep } from "./agent_steps.ts";
 import { copySampleProject } from "./sample.ts";
 import { splitCommandLine } from "../lib/core/shell.ts";
 import { cacheDir, peaksArgs, REPO } from "../tests/support/cli.ts";
+import {
+  memberLine,
+  peaksFilesSummary,
+  removalCommand,
+  splitChange,
+  withoutEta,
+} from "./report.ts";
 
 const args = parseArgs(Deno.args, {
   string: ["vendor", "out", "peaks"],
@@ -76,11 +84,16 @@ const env: Record<string, string> = {
   ...(mode === "in-process" ? { CLAUDECODE: "1" } : { CODEX_MANAGED_BY_NPM: "1" }),
 };
 
+// The scripted stand-in takes seconds, so a real host's ETA would mislead; members show their time.
+const scripted = !args.vendor || mode === "in-process";
 const times: number[] = [];
 function report(event: RunbookEvent): void {
   if (event.type === "section") console.log(`\n${bold(event.section)}`);
   if (event.type === "agent") console.log(dim(`  · agent: ${event.text}`));
-  if (event.type === "status") console.log(`  ${event.line}`);
+  if (event.type === "status") console.log(`  ${scripted ? withoutEta(event.line) : event.line}`);
+  if (event.type === "member") {
+    console.log(`  ${memberLine(event.role, event.status, event.seconds)}`);
+  }
   if (event.type === "command") {
     if (event.text.startsWith("peaks ")) times.push(event.ms);
     const mark = event.code === 0 ? green("✓") : red("✗");
@@ -127,7 +140,7 @@ try {
   });
 } catch (error) {
   console.error(red(`\ndemo stopped: ${error instanceof RunbookError ? error.message : error}`));
-  console.error(`the project is kept at ${root}`);
+  console.error(`the project is kept at ${root}; remove it with: ${removalCommand(base)}`);
   Deno.exit(1);
 }
 
@@ -149,12 +162,13 @@ const records = (await peaksJson("sub-agent", "list", "--limit", "100")).data?.r
 const requests =
   (await peaksJson("request", "list")).data?.requests as Array<{ role: string; state: string }> ??
     [];
-// New files count too (git diff alone misses them); peaks' own state is not the product.
-const diff = await new Deno.Command("git", {
-  args: ["status", "--short", "--", ".", ":!.peaks"],
+// New files count too (git diff alone misses them); what peaks wrote itself is not the product.
+const status = await new Deno.Command("git", {
+  args: ["status", "--porcelain", "--untracked-files=all"],
   cwd: root,
   stdout: "piped",
 }).output();
+const change = splitChange(new TextDecoder().decode(status.stdout));
 const sorted = [...times].sort((a, b) => a - b);
 const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -170,9 +184,9 @@ console.log(
   `  artefacts registered: ${records.reduce((n, r) => n + (r.artifactMetas?.length ?? 0), 0)}`,
 );
 console.log(`  requests: ${requests.map((r) => `${r.role} ${r.state}`).join(", ")}`);
-console.log(
-  `  product change:\n${new TextDecoder().decode(diff.stdout).trimEnd().replace(/^/gm, "    ")}`,
-);
+console.log(`  product change (the sub-agents' work, for review):`);
+for (const line of change.product) console.log(`    ${line}`);
+console.log(`  written by peaks itself: ${peaksFilesSummary(change.peaks)}`);
 console.log(`\n${bold("Where to look")}`);
 console.log(`  ${root}/.peaks/_runtime/${state.vars.sid}/`);
 console.log(dim("    the requests, design draft, tech doc, test cases, test report and handoff"));
@@ -180,3 +194,6 @@ console.log(`  ${root}/CLAUDE.md`);
 console.log(dim("    the standards block peaks wrote from the scan"));
 console.log(`  cd ${root} && git status && git diff`);
 console.log(dim("    the change the rd sub-agent left for review (peaks never commits it)"));
+console.log(`\n${bold("Clean up")}`);
+console.log(`  ${removalCommand(base)}`);
+console.log(dim("    removes the demo's folder: the project, its HOME and the stand-in scripts"));

@@ -39,6 +39,8 @@ export interface SubAgentRun {
   record: string;
   role: string;
   returnJson: string | null;
+  /** How long the sub-agent took, measured by the demo (in-process runs). */
+  seconds?: number;
 }
 
 export interface RunbookOptions {
@@ -64,7 +66,8 @@ export type RunbookEvent =
   | { type: "section"; section: string }
   | { type: "command"; text: string; code: number; ms: number; envelope: Envelope | null }
   | { type: "agent"; text: string }
-  | { type: "status"; line: string };
+  | { type: "status"; line: string }
+  | { type: "member"; role: string; status: string; seconds: number | null };
 
 export interface Envelope {
   ok: boolean;

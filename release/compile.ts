@@ -9,7 +9,7 @@
  * permission set from deno.json and the skills tree embedded, then packed by
  * package.ts into dist/ next to SHA256SUMS.
  */
-import { VERSION } from "../lib/cli/version.ts";
+import { VERSION } from "../lib/core/command/build.ts";
 import { join, parseArgs, resolve } from "../lib/core/std.ts";
 import { explainCompileFailure, runtimeCachePath } from "./compile_failure.ts";
 import { ReleaseError, runMain } from "./errors.ts";
@@ -134,7 +134,7 @@ async function main(args: string[]): Promise<void> {
   const version = await projectVersion();
   if (version !== VERSION) {
     throw new ReleaseError(
-      `deno.json says ${version} but lib/cli/version.ts says ${VERSION}; make them equal first.`,
+      `deno.json says ${version} but lib/core/command/build.ts says ${VERSION}; make them equal first.`,
     );
   }
   const expected = (flags["expect-version"] as string | undefined)?.replace(/^v/, "");

@@ -1,5 +1,6 @@
 /**
- * Packs one executable with the skills tree and the license files into
+ * Packs one executable with the skills tree, the Claude Code plugin manifests and the license
+ * files into
  * `peaks-<version>-<target>.tar.gz|zip` and refreshes SHA256SUMS.
  *
  *   deno run -A release/package.ts --binary <file> --target <target> [--out dist] [--root .]
@@ -14,6 +15,15 @@ import { archiveName, binaryName, isTarget, isWindows, type Target, TARGETS } fr
 
 /** Files every archive carries next to the binary, read from the repository root. */
 export const DOC_FILES = ["LICENSE", "README.md", "THIRD_PARTY_LICENSES.md"];
+/**
+ * The Claude Code plugin manifests and icon, read from the repository root: with them an unpacked
+ * archive (and so an installed $PEAKS_HOME) is a plugin marketplace serving its skills/ tree.
+ */
+export const PLUGIN_FILES = [
+  ".claude-plugin/plugin.json",
+  ".claude-plugin/marketplace.json",
+  ".claude-plugin/icon.png",
+];
 /** Placeholders and OS litter that never ship. */
 const SKIPPED = new Set([".gitkeep", ".DS_Store"]);
 
@@ -119,6 +129,10 @@ export async function packageTarget(options: PackageOptions): Promise<PackagedAr
     entries.push({ path: file, data: await readRequired(join(root, file), file), mode: 0o644 });
   }
   entries.push(...await skillsEntries(root));
+  entries.push({ path: ".claude-plugin/", mode: 0o755 });
+  for (const file of PLUGIN_FILES) {
+    entries.push({ path: file, data: await readRequired(join(root, file), file), mode: 0o644 });
+  }
   const mtime = options.mtime ?? buildTime();
   const bytes = isWindows(options.target) ? await zip(entries, mtime) : await tarGz(entries, mtime);
   const name = archiveName(options.version, options.target);

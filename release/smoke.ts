@@ -6,7 +6,8 @@
  *
  * Checks --version, `workspace init`, a dispatch -> heartbeat -> finalize round
  * trip and `skills install --scope project` in a fresh temp project, with an
- * explicit environment and a temp HOME.
+ * explicit environment and a temp HOME. `--binary` may also be the `peaks` that
+ * `deno task install:peaks` writes (a script running the clone).
  */
 import { join, parseArgs, resolve } from "../lib/core/std.ts";
 import { ReleaseError, runMain } from "./errors.ts";
@@ -27,7 +28,9 @@ async function run(binary: string, args: string[], cwd: string, home: string): P
     PATH: Deno.env.get("PATH") ?? "",
     NO_COLOR: "1",
   };
-  for (const name of ["SystemRoot", "TEMP", "TMP"]) {
+  // DENO_DIR: a peaks put on PATH by `deno task install:peaks` finds its modules in Deno's cache
+  // (a compiled binary ignores it); the others are what Windows processes need to start.
+  for (const name of ["DENO_DIR", "SystemRoot", "TEMP", "TMP"]) {
     const value = Deno.env.get(name);
     if (value) env[name] = value;
   }

@@ -1,6 +1,6 @@
 import { PeaksError, type Warning } from "../core/errors.ts";
-import { redact, redactDeep } from "../core/redact.ts";
-import type { Ctx } from "../core/ctx.ts";
+import { redact, redactDeep } from "./redact.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 
 export interface SuccessEnvelope {
   ok: true;

@@ -3,11 +3,18 @@
  * envelopes and never exit; everything they throw ends up here.
  */
 import { type PeaksError, usageError } from "../core/errors.ts";
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 import { printable } from "../core/ids.ts";
-import { COMMANDS, dottedName, findCommand, groupCommands, isGroup } from "./table.ts";
+import {
+  type CommandEntry,
+  COMMANDS,
+  dottedName,
+  findCommand,
+  groupCommands,
+  isGroup,
+} from "./table.ts";
 import { type Split, splitGlobals } from "./globals.ts";
-import { nearest } from "./suggest.ts";
+import { nearest } from "../core/command/suggest.ts";
 import {
   failure,
   renderData,
@@ -17,7 +24,7 @@ import {
   writeHumanWarnings,
   writeJson,
 } from "./envelope.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "../core/command/build.ts";
 
 async function fail(ctx: Ctx, command: string, error: unknown): Promise<number> {
   const peaksError = toPeaksError(error);
@@ -81,58 +88,71 @@ export async function main(argv: string[], ctx: Ctx): Promise<number> {
   ctx.global.project = split.project;
 
   const words = commandWords(split.rest);
-  if (words.length === 0) {
-    if (split.version) {
-      if (ctx.global.json) {
-        await writeJson(ctx, success("version", { version: VERSION, deno: Deno.version.deno }));
-      } else await ctx.stdout.write(`peaks ${VERSION}\n`);
-      return 0;
-    }
-    if (split.rest.length === 0 || split.help) {
-      const { topHelp } = await import("./help.ts");
-      return await printHelp(ctx, "help", topHelp(), {
-        commands: COMMANDS.filter((c) => !c.hidden).map((c) => ({
-          name: c.name,
-          summary: c.summary,
-        })),
-      });
-    }
-    return await fail(
-      ctx,
-      "peaks",
-      usageError(
-        "UNKNOWN_FLAG",
-        `Unknown flag ${JSON.stringify(printable(split.rest[0]))}. Run peaks --help.`,
-        { nextActions: ["peaks --help"] },
-      ),
-    );
-  }
-
+  if (words.length === 0) return await noCommand(ctx, split);
   const found = findCommand(words);
-  if (!found) {
-    if (isGroup(words[0]) && (words.length === 1 || split.help)) {
-      const { groupHelp } = await import("./help.ts");
-      const text = groupHelp(words[0]);
-      if (split.help) {
-        return await printHelp(ctx, `${words[0]}.help`, text, {
-          commands: groupCommands(words[0]).filter((c) => !c.hidden).map((c) => ({
-            name: c.name,
-            summary: c.summary,
-          })),
-        });
-      }
-      return await fail(
-        ctx,
-        words[0],
-        usageError("MISSING_SUBCOMMAND", `peaks ${words[0]} needs a command.\n\n${text}`, {
-          data: { commands: groupCommands(words[0]).map((c) => c.name) },
-          nextActions: [`peaks ${words[0]} --help`],
-        }),
-      );
-    }
+  if (!found) return await notACommand(ctx, split, words);
+  return await runCommand(ctx, split, found);
+}
+
+/** `peaks`, `peaks --help`, `peaks --version`, or a stray flag. */
+async function noCommand(ctx: Ctx, split: Split): Promise<number> {
+  if (split.version) {
+    if (ctx.global.json) {
+      await writeJson(ctx, success("version", { version: VERSION, deno: Deno.version.deno }));
+    } else await ctx.stdout.write(`peaks ${VERSION}\n`);
+    return 0;
+  }
+  if (split.rest.length === 0 || split.help) {
+    const { topHelp } = await import("./help.ts");
+    return await printHelp(ctx, "help", topHelp(), {
+      commands: COMMANDS.filter((c) => !c.hidden).map((c) => ({
+        name: c.name,
+        summary: c.summary,
+      })),
+    });
+  }
+  return await fail(
+    ctx,
+    "peaks",
+    usageError(
+      "UNKNOWN_FLAG",
+      `Unknown flag ${JSON.stringify(printable(split.rest[0]))}. Run peaks --help.`,
+      { nextActions: ["peaks --help"] },
+    ),
+  );
+}
+
+/** A group without its command (its help), or words that name nothing (did you mean). */
+async function notACommand(ctx: Ctx, split: Split, words: string[]): Promise<number> {
+  if (!isGroup(words[0]) || (words.length !== 1 && !split.help)) {
     return await fail(ctx, "peaks", unknownCommand(words));
   }
+  const { groupHelp } = await import("./help.ts");
+  const text = groupHelp(words[0]);
+  if (split.help) {
+    return await printHelp(ctx, `${words[0]}.help`, text, {
+      commands: groupCommands(words[0]).filter((c) => !c.hidden).map((c) => ({
+        name: c.name,
+        summary: c.summary,
+      })),
+    });
+  }
+  return await fail(
+    ctx,
+    words[0],
+    usageError("MISSING_SUBCOMMAND", `peaks ${words[0]} needs a command.\n\n${text}`, {
+      data: { commands: groupCommands(words[0]).map((c) => c.name) },
+      nextActions: [`peaks ${words[0]} --help`],
+    }),
+  );
+}
 
+/** Loads the command, parses its flags, runs it and prints its envelope. */
+async function runCommand(
+  ctx: Ctx,
+  split: Split,
+  found: { entry: CommandEntry; used: number },
+): Promise<number> {
   const { entry, used } = found;
   const command = dottedName(entry.name);
   try {

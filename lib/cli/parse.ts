@@ -1,8 +1,8 @@
 import { parseArgs } from "../core/std.ts";
 import { usageError } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
-import type { AnyCommand, CommandSpec, FlagDef, FlagDefs, Input } from "./spec.ts";
-import { nearest } from "./suggest.ts";
+import type { AnyCommand, CommandSpec, FlagDef, FlagDefs, Input } from "../core/command/spec.ts";
+import { nearest } from "../core/command/suggest.ts";
 import { GLOBAL_FLAGS, splitToken } from "./globals.ts";
 
 function flagList(flags: FlagDefs): string {
@@ -20,6 +20,35 @@ export function parseCommandArgs<F extends FlagDefs>(
   spec: CommandSpec<F>,
   argv: string[],
 ): Input<F> {
+  const flags = spec.flags as FlagDefs;
+  const { normalized, positionals, seen } = normalize(spec, argv);
+  const parsed = parseArgs(normalized, {
+    string: Object.entries(flags).filter(([, d]) => d.kind !== "boolean").map(([n]) => n),
+    boolean: Object.entries(flags).filter(([, d]) => d.kind === "boolean").map(([n]) => n),
+    collect: Object.entries(flags).filter(([, d]) => d.kind === "list").map(([n]) => n),
+  });
+  const checked = checkValues(flags, parsed, seen);
+  const values: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(flags)) {
+    if (seen.has(name)) values[name] = checked[name];
+    else if (def.kind === "list") values[name] = [];
+    else if (def.kind === "boolean") values[name] = false;
+    else if (def.required) {
+      throw usageError(
+        "MISSING_FLAG",
+        `${commandName(spec)} needs --${name} ${def.placeholder ?? ""}`.trimEnd() + ".",
+        { data: { flag: name, allowed: def.values ?? [] } },
+      );
+    } else values[name] = def.default;
+  }
+  return { flags: values as Input<F>["flags"], ...bindArgs(spec, positionals), given: seen };
+}
+
+/** Pass 1: every flag as `--name` or `--name=value`, positionals apart; shape errors here. */
+function normalize(
+  spec: AnyCommand,
+  argv: string[],
+): { normalized: string[]; positionals: string[]; seen: Set<string> } {
   const flags = spec.flags as FlagDefs;
   const normalized: string[] = [];
   const positionals: string[] = [];
@@ -66,16 +95,18 @@ export function parseCommandArgs<F extends FlagDefs>(
     }
     normalized.push(`--${name}=${value}`);
   }
+  return { normalized, positionals, seen };
+}
 
-  const strings = Object.entries(flags).filter(([, d]) => d.kind !== "boolean").map(([n]) => n);
-  const parsed = parseArgs(normalized, {
-    string: strings,
-    boolean: Object.entries(flags).filter(([, d]) => d.kind === "boolean").map(([n]) => n),
-    collect: Object.entries(flags).filter(([, d]) => d.kind === "list").map(([n]) => n),
-  });
-
-  // Each given value goes through its flag's zod schema (list flags: every item). The
-  // schemas come with the command's declaration, so a command without flags loads no zod.
+/**
+ * Each given value goes through its flag's zod schema (list flags: every item). The
+ * schemas come with the command's declaration, so a command without flags loads no zod.
+ */
+function checkValues(
+  flags: FlagDefs,
+  parsed: Record<string, unknown>,
+  seen: Set<string>,
+): Record<string, unknown> {
   const checked: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(flags)) {
     if (!seen.has(name)) continue;
@@ -96,22 +127,7 @@ export function parseCommandArgs<F extends FlagDefs>(
     }
     checked[name] = def.kind === "list" ? out : out[0];
   }
-
-  const values: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(flags)) {
-    if (seen.has(name)) values[name] = checked[name];
-    else if (def.kind === "list") values[name] = [];
-    else if (def.kind === "boolean") values[name] = false;
-    else if (def.required) {
-      throw usageError(
-        "MISSING_FLAG",
-        `${commandName(spec)} needs --${name} ${def.placeholder ?? ""}`.trimEnd() + ".",
-        { data: { flag: name, allowed: def.values ?? [] } },
-      );
-    } else values[name] = def.default;
-  }
-
-  return { flags: values as Input<F>["flags"], ...bindArgs(spec, positionals), given: seen };
+  return checked;
 }
 
 function commandName(spec: AnyCommand): string {

@@ -1,5 +1,6 @@
 /** The real process around the kernel: stdio, env, clock. Tests build their own Ctx. */
-import type { Ctx, Env, Input, Output } from "../core/ctx.ts";
+import type { Ctx, Env, Input, Output } from "../core/command/ctx.ts";
+import { isCompiled } from "../core/command/build.ts";
 
 const encoder = new TextEncoder();
 
@@ -74,12 +75,6 @@ const env: Env = {
     }
   },
 };
-
-/** True when running as a `deno compile`d binary rather than under `deno run`. */
-export function isCompiled(): boolean {
-  const name = Deno.execPath().split(/[\\/]/).pop() ?? "";
-  return !name.toLowerCase().startsWith("deno");
-}
 
 /** file: URL to a local path, without loading std (this module is on every call's path). */
 function localPath(url: URL): string {

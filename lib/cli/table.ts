@@ -4,16 +4,9 @@
  * `deno compile` still embeds every module. Help for groups and the command
  * list comes from here without loading any command.
  */
-import type { AnyCommand } from "./spec.ts";
+import type { CommandEntry } from "./entry.ts";
 
-export interface CommandEntry {
-  /** Words as typed: "sub-agent dispatch". */
-  name: string;
-  summary: string;
-  load: () => Promise<{ default: AnyCommand }>;
-  /** Plumbing that users and skills never call directly. */
-  hidden?: boolean;
-}
+export type { CommandEntry };
 
 export const GROUPS: Record<string, string> = {
   workspace: "Create and inspect the project's .peaks workspace.",
@@ -36,57 +29,57 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "workspace init",
     summary: "Create the .peaks workspace and bind a session (idempotent).",
-    load: () => import("../session/workspace_init.ts"),
+    load: () => import("../workspace/init.ts"),
   },
   {
     name: "session info",
     summary: "Show the active session (--active) or a given one.",
-    load: () => import("../session/session_info.ts"),
+    load: () => import("../session/info.ts"),
   },
   {
     name: "session list",
     summary: "List every session, newest first, with titles.",
-    load: () => import("../session/session_list.ts"),
+    load: () => import("../session/list.ts"),
   },
   {
     name: "session title",
     summary: "Set a session's title (1-120 characters).",
-    load: () => import("../session/session_title.ts"),
+    load: () => import("../session/title.ts"),
   },
   {
     name: "skill presence",
     summary: "Show the active skill, mode, gate and context reading.",
-    load: () => import("../session/presence_show.ts"),
+    load: () => import("../presence/show.ts"),
   },
   {
     name: "skill presence:set",
     summary: "Record the active skill, mode, gate and role.",
-    load: () => import("../session/presence_set.ts"),
+    load: () => import("../presence/set.ts"),
   },
   {
     name: "statusline install",
     summary: "Add the peaks status line to Claude Code settings.",
-    load: () => import("../session/statusline_install.ts"),
+    load: () => import("../statusline/install.ts"),
   },
   {
     name: "statusline uninstall",
     summary: "Remove the peaks status line from Claude Code settings.",
-    load: () => import("../session/statusline_uninstall.ts"),
+    load: () => import("../statusline/uninstall.ts"),
   },
   {
     name: "statusline render",
     summary: "Print the status line from Claude Code's JSON on stdin.",
-    load: () => import("../session/statusline_render.ts"),
+    load: () => import("../statusline/render.ts"),
   },
   {
     name: "permissions install",
     summary: "Allow Bash(peaks:*) in Claude Code's settings (opt-in, comment-preserving).",
-    load: () => import("../session/permissions_install.ts"),
+    load: () => import("../permissions/install.ts"),
   },
   {
     name: "permissions uninstall",
     summary: "Remove peaks' allow rule from Claude Code's settings.",
-    load: () => import("../session/permissions_uninstall.ts"),
+    load: () => import("../permissions/uninstall.ts"),
   },
   // -- sub-agent --
   {
@@ -147,14 +140,14 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "sub-agent supervise",
     summary: "Run a detached sub-agent's vendor CLI (started by dispatch --mode detached).",
-    load: () => import("../subagent/detached/supervise.ts"),
+    load: () => import("../subagent/supervise.ts"),
     hidden: true,
   },
   // -- context --
   {
     name: "context check",
     summary: "Budget verdict for a sub-agent prompt, optionally after headroom compression.",
-    load: () => import("../context/context_check.ts"),
+    load: () => import("../context/check.ts"),
   },
   // -- swarm --
   {
@@ -171,90 +164,90 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "request init",
     summary: "Create a role request from its template (preview unless --apply).",
-    load: () => import("../request/request_init.ts"),
+    load: () => import("../request/init.ts"),
   },
   {
     name: "request show",
     summary: "Show a request: state, body, history, what the next transition needs.",
-    load: () => import("../request/request_show.ts"),
+    load: () => import("../request/show.ts"),
   },
   {
     name: "request list",
     summary: "List the session's requests with their states.",
-    load: () => import("../request/request_list.ts"),
+    load: () => import("../request/list.ts"),
   },
   {
     name: "request lint",
     summary: "Lint a request: placeholders and '- ...' bullets are errors.",
-    load: () => import("../request/request_lint.ts"),
+    load: () => import("../request/lint.ts"),
   },
   {
     name: "request transition",
     summary: "Move a request along its state graph, through the lint and prerequisite gates.",
-    load: () => import("../request/request_transition.ts"),
+    load: () => import("../request/transition.ts"),
   },
   // -- scan / standards / upgrade --
   {
     name: "scan archetype",
     summary: "Detect archetype, stack, frontendOnly and legacy constraints.",
-    load: () => import("../project/scan_archetype.ts"),
+    load: () => import("../scan/archetype.ts"),
   },
   {
     name: "scan existing-system",
     summary: "Extract naming, layout, service-layer and hooks conventions for legacy code.",
-    load: () => import("../project/scan_existing_system.ts"),
+    load: () => import("../scan/existing_system.ts"),
   },
   {
     name: "standards init",
     summary: "Create CLAUDE.md / AGENTS.md standards from the scan (dry-run unless --apply).",
-    load: () => import("../project/standards_init.ts"),
+    load: () => import("../standards/init.ts"),
   },
   {
     name: "standards update",
     summary: "Refresh the peaks standards block; never touches text outside it.",
-    load: () => import("../project/standards_update.ts"),
+    load: () => import("../standards/update.ts"),
   },
   {
     name: "upgrade",
     summary: "Detect a peaks 1.x workspace (--detect-1x) or migrate it (--to 2.0 --auto).",
-    load: () => import("../project/upgrade.ts"),
+    load: () => import("../upgrade/upgrade.ts"),
   },
   // -- preferences --
   {
     name: "preferences get",
     summary: "Show the project's preferences, or one key.",
-    load: () => import("../project/preferences_get.ts"),
+    load: () => import("../preferences/get.ts"),
   },
   {
     name: "preferences set",
     summary: "Set one preference (schema-checked; preview unless --apply).",
-    load: () => import("../project/preferences_set.ts"),
+    load: () => import("../preferences/set.ts"),
   },
   {
     name: "preferences reset",
     summary: "Remove one preference or reset them all (preview unless --apply).",
-    load: () => import("../project/preferences_reset.ts"),
+    load: () => import("../preferences/reset.ts"),
   },
   // -- skills / doctor / completions --
   {
     name: "skills install",
     summary: "Install the bundled skills into agents' skills folders (with a manifest).",
-    load: () => import("../skills/skills_install.ts"),
+    load: () => import("../skills/install.ts"),
   },
   {
     name: "skills uninstall",
     summary: "Remove the skills peaks installed; edited files are kept.",
-    load: () => import("../skills/skills_uninstall.ts"),
+    load: () => import("../skills/uninstall.ts"),
   },
   {
     name: "skills list",
     summary: "Show installed skills per agent and scope, with their state.",
-    load: () => import("../skills/skills_list.ts"),
+    load: () => import("../skills/list.ts"),
   },
   {
     name: "skills verify",
     summary: "Compare installed skills with the source and the manifest (exit 3 on drift).",
-    load: () => import("../skills/skills_verify.ts"),
+    load: () => import("../skills/verify.ts"),
   },
   {
     name: "doctor",
@@ -264,12 +257,16 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "completions",
     summary: "Print a shell completion script: bash, zsh, fish or powershell.",
-    load: () => import("./completions/command.ts"),
+    // Completions describe the table itself, so the table hands itself over instead of being imported.
+    load: () =>
+      import("./completions/command.ts").then((m) => ({
+        default: m.completionsCommand(COMMANDS, GROUPS),
+      })),
   },
   {
     name: "debug run-probe",
     summary: "Show that the binary refuses to start a program its permissions do not list.",
-    load: () => import("../diagnostics/run_probe.ts"),
+    load: () => import("../debug/run_probe.ts"),
     hidden: true,
   },
 ];

@@ -1,3 +1,8 @@
+/**
+ * Command lines as peaks hands them out (nextActions, fixes, instructions):
+ * quoted for a POSIX shell, and split back the same way.
+ */
+
 /** Quotes a value for a POSIX shell when it needs it, so nextActions run as written. */
 export function shellQuote(value: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(value)) return value;
@@ -7,6 +12,23 @@ export function shellQuote(value: string): string {
 /** Builds a command line from words, quoting each as needed. */
 export function commandLine(words: string[]): string {
   return words.map(shellQuote).join(" ");
+}
+
+/**
+ * A `peaks` command line pinned to the project: `peaks <words> --project <root> <after>`, so it
+ * runs from any cwd.
+ */
+export function peaksLine(
+  root: string,
+  words: readonly string[],
+  after: readonly string[] = [],
+): string {
+  return commandLine(["peaks", ...words, ...projectArgs(root), ...after]);
+}
+
+/** `--project <root>`, for argument lists built up elsewhere (replays, spawned processes). */
+export function projectArgs(root: string): string[] {
+  return ["--project", root];
 }
 
 /**

@@ -1,17 +1,17 @@
-import { isCompiled } from "../cli/runtime.ts";
-import { defineCommand } from "../cli/spec.ts";
-import { VERSION } from "../cli/version.ts";
-import { resolveProject } from "../core/project.ts";
-import { detachedCheck } from "./check_detached.ts";
-import { recordsCheck } from "./check_records.ts";
-import { rootFilesCheck } from "./check_root_files.ts";
-import { runtimeCheck } from "./check_runtime.ts";
-import { skillsCheck } from "./check_skills.ts";
-import { standardsCheck } from "./check_standards.ts";
-import { statuslineCheck } from "./check_statusline.ts";
-import { gitignoreCheck, workspaceCheck } from "./check_workspace.ts";
-import { type Check, type Finding, runCheck, type Severity } from "./model.ts";
-import { renderDoctor } from "./render.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { isCompiled, VERSION } from "../core/command/build.ts";
+import { resolveProject } from "../core/project/project.ts";
+import { detachedCheck } from "./_check_detached.ts";
+import { recordsCheck } from "./_check_records.ts";
+import { rootFilesCheck } from "./_check_root_files.ts";
+import { runtimeCheck } from "./_check_runtime.ts";
+import { skillsCheck } from "./_check_skills.ts";
+import { standardsCheck } from "./_check_standards.ts";
+import { statuslineCheck } from "./_check_statusline.ts";
+import { gitignoreCheck, workspaceCheck } from "./_check_workspace.ts";
+import { type Check, type Finding, runCheck, type Severity } from "./_model.ts";
+import { renderDoctor } from "./_render.ts";
+import { isDirectory } from "../core/fs/files.ts";
 
 /** In the order they are shown. */
 export const CHECKS: Check[] = [
@@ -27,10 +27,6 @@ export const CHECKS: Check[] = [
 ];
 
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-
-async function isDirectory(path: string): Promise<boolean> {
-  return await Deno.stat(path).then((info) => info.isDirectory, () => false);
-}
 
 function instructionsFor(findings: Finding[]): string[] {
   const out: string[] = [];

@@ -1,153 +1,82 @@
-/**
- * `skills uninstall` in one skills folder: deletes only the files whose
- * content still matches what peaks wrote, keeps edited ones, never touches
- * anything the manifest does not list, and removes the folders peaks created
- * once they are empty.
- */
-import type { Ctx } from "../core/ctx.ts";
-import { isNotFound } from "../core/errors.ts";
-import type { AgentId, InstallRoot } from "./agents.ts";
-import { type Manifest, manifestPath, readManifest, writeManifest } from "./manifest.ts";
-import { pruneAllCreated, pruneCreatedDirs } from "./prune.ts";
-import { inspectRoot, present, withRootLock } from "./root.ts";
-import { blockedParent, hashFileAt, resolveRel } from "./tree.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import type { Warning } from "../core/errors.ts";
+import { type RootUninstallReport, uninstallFromRoot } from "./_uninstall_root.ts";
+import {
+  repairCommands,
+  resolveTargets,
+  skillsCommand,
+  writeFlags,
+} from "../core/skills/targets.ts";
 
-export interface UninstallOptions {
-  force: boolean;
-  dryRun: boolean;
-  repair: string[];
-}
-
-export interface KeptFile {
-  path: string;
-  reason: "user-modified" | "not-a-file" | "behind-symlink";
-}
-
-export interface RootUninstallReport {
-  dir: string;
-  path: string;
-  agents: AgentId[];
-  status:
-    | "removed"
-    | "partly-removed"
-    | "released"
-    | "not-installed"
-    | "would-remove"
-    | "would-release";
-  removed: string[];
-  kept: KeptFile[];
-  /** Agents still recorded in this folder (it is shared), whose files stay. */
-  remainingAgents: AgentId[];
-}
-
-interface UninstallPlan {
-  remove: string[];
-  kept: KeptFile[];
-}
-
-async function planRemoval(
-  root: string,
-  manifest: Manifest,
-  force: boolean,
-): Promise<UninstallPlan> {
-  const remove: string[] = [];
-  const kept: KeptFile[] = [];
-  for (const [rel, sha] of Object.entries(manifest.files)) {
-    if (await blockedParent(root, rel)) {
-      kept.push({ path: rel, reason: "behind-symlink" });
-      continue;
-    }
-    const found = await hashFileAt(resolveRel(root, rel));
-    if (found.kind === "missing") continue;
-    if (found.kind !== "file") kept.push({ path: rel, reason: "not-a-file" });
-    else if (found.sha256 === sha || force) remove.push(rel);
-    else kept.push({ path: rel, reason: "user-modified" });
+function line(report: RootUninstallReport): string {
+  const parts: string[] = [report.status];
+  if (report.removed.length) parts.push(`${report.removed.length} removed`);
+  if (report.kept.length) parts.push(`${report.kept.length} kept`);
+  if (report.remainingAgents.length) {
+    parts.push(`still installed for ${report.remainingAgents.join(", ")}`);
   }
-  return { remove, kept };
+  return `  ${report.dir} [${report.agents.join(", ")}]: ${parts.join(", ")}`;
 }
 
-function report(
-  root: InstallRoot,
-  status: RootUninstallReport["status"],
-  fields: Partial<RootUninstallReport> = {},
-): RootUninstallReport {
-  return {
-    dir: root.display,
-    path: root.path,
-    agents: root.agents,
-    status,
-    removed: [],
-    kept: [],
-    remainingAgents: [],
-    ...fields,
-  };
-}
-
-export async function uninstallFromRoot(
-  ctx: Ctx,
-  root: InstallRoot,
-  options: UninstallOptions,
-): Promise<RootUninstallReport> {
-  const { exists } = await inspectRoot(root);
-  if (!exists) return report(root, "not-installed");
-  const manifest = await readManifest(root.path, options.repair);
-  if (!manifest) return report(root, "not-installed");
-  const asked = manifest.agents.filter((a) => root.agents.includes(a));
-  const remaining = manifest.agents.filter((a) => !root.agents.includes(a));
-  if (asked.length === 0) return report(root, "not-installed", { remainingAgents: remaining });
-
-  if (remaining.length) {
-    // A shared folder: the other agents still read these files, so only the record changes.
-    if (options.dryRun) return report(root, "would-release", { remainingAgents: remaining });
-    await withRootLock(root.path, ctx.env, present(root), async () => {
-      const current = await readManifest(root.path, options.repair);
-      if (!current) return;
-      const agents = current.agents.filter((a) => !root.agents.includes(a));
-      if (agents.length) {
-        await writeManifest(root.path, { ...current, agents, updatedAt: ctx.now().toISOString() });
-      }
-    });
-    return report(root, "released", { remainingAgents: remaining });
-  }
-
-  if (options.dryRun) {
-    const plan = await planRemoval(root.path, manifest, options.force);
-    return report(root, "would-remove", { removed: plan.remove, kept: plan.kept });
-  }
-
-  let leftDirs: Set<string> | undefined;
-  const result = await withRootLock(root.path, ctx.env, present(root), async () => {
-    const current = await readManifest(root.path, options.repair);
-    if (!current) return report(root, "not-installed");
-    const plan = await planRemoval(root.path, current, options.force);
-    const created = new Set(current.createdDirs);
-    for (const rel of plan.remove) {
-      await Deno.remove(resolveRel(root.path, rel)).catch((error) => {
-        if (!isNotFound(error)) throw error;
-      });
-      await pruneCreatedDirs(root, rel, created);
+export default defineCommand({
+  name: "skills uninstall",
+  description:
+    "Removes the skills peaks installed: only files whose content still matches the manifest. Files you " +
+    "edited are kept and reported (--force deletes them too), skill folders peaks did not install are never " +
+    "touched, folders peaks created are removed once empty, and the manifest goes when nothing of peaks' " +
+    "remains. In the shared .agents/skills folder, uninstalling one agent keeps the files while another " +
+    "agent is still recorded there.",
+  flags: {
+    ...writeFlags,
+    force: flag.boolean("Also delete files peaks installed that you edited since."),
+  },
+  examples: [
+    "peaks skills uninstall --json",
+    "peaks skills uninstall --agent all --scope project --dry-run --json",
+  ],
+  async run({ flags }, ctx) {
+    const { roots, projectRoot } = await resolveTargets(ctx, flags.agent, flags.scope);
+    const reports: RootUninstallReport[] = [];
+    for (const root of roots) {
+      reports.push(
+        await uninstallFromRoot(ctx, root, {
+          force: flags.force,
+          dryRun: flags["dry-run"],
+          repair: repairCommands(root, projectRoot),
+        }),
+      );
     }
-    const keptOurs = plan.kept.filter((k) => k.reason === "user-modified");
-    if (keptOurs.length === 0) {
-      await Deno.remove(manifestPath(root.path));
-      leftDirs = created;
-    } else {
-      const files = Object.fromEntries(keptOurs.map((k) => [k.path, current.files[k.path]]));
-      await writeManifest(root.path, {
-        ...current,
-        files,
-        skills: current.skills.filter((s) => keptOurs.some((k) => k.path.startsWith(`${s}/`))),
-        createdDirs: [...created].sort(),
-        updatedAt: ctx.now().toISOString(),
-      });
-    }
-    return report(root, plan.kept.length ? "partly-removed" : "removed", {
-      removed: plan.remove,
-      kept: plan.kept,
-    });
-  });
-  // Once the lock file is gone too, the folders peaks created may be empty.
-  if (leftDirs) await pruneAllCreated(root, leftDirs);
-  // The folder vanished while waiting: another uninstall removed everything.
-  return result ?? report(root, "not-installed");
-}
+    const warnings: Warning[] = reports.filter((r) => r.kept.length).map((r) => ({
+      code: "FILES_KEPT",
+      message: `${r.dir}: kept ${r.kept.length} file(s) peaks installed but you changed (${
+        r.kept.map((k) => `${k.path}: ${k.reason}`).join(", ")
+      }); rerun with --force to delete edited ones.`,
+      dir: r.dir,
+      files: r.kept,
+    }));
+    const nextActions = flags["dry-run"]
+      ? [skillsCommand("uninstall", flags.agent, flags.scope, projectRoot)]
+      : [skillsCommand("list", flags.agent, flags.scope, projectRoot)];
+    return {
+      data: {
+        ...(projectRoot ? { projectRoot } : {}),
+        agent: flags.agent,
+        scope: flags.scope,
+        dryRun: flags["dry-run"],
+        force: flags.force,
+        changed: !flags["dry-run"] &&
+          reports.some((r) =>
+            r.status === "removed" || r.status === "partly-removed" || r.status === "released"
+          ),
+        targets: reports,
+        agents: reports.flatMap((r) =>
+          r.agents.map((agent) => ({ agent, dir: r.dir, status: r.status }))
+        ),
+      },
+      warnings,
+      nextActions,
+      human: ["skills uninstall", ...reports.map(line)].join("\n"),
+    };
+  },
+});

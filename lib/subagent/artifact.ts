@@ -1,21 +1,18 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { PeaksError, usageError } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import { guardFlagPath, resolveProject } from "../core/project.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { guardFlagPath, resolveProject } from "../core/project/project.ts";
 import {
   type ArtifactMeta,
-  type DispatchRecord,
   readRecord,
-  RecordFileSchema,
   recordNotFound,
-  recordReadOptions,
-} from "../core/records.ts";
-import { ARTIFACT_STATES, isTerminal } from "../core/record_names.ts";
-import { updateJson } from "../core/store.ts";
-import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./artifact_rules.ts";
-import { SUMMARY_MAX } from "./artifact_rules.ts";
-import { resolveRecordFlag } from "./record_path.ts";
+  updateExistingRecord,
+} from "../core/record/record.ts";
+import { ARTIFACT_STATES, isTerminal } from "../core/record/names_light.ts";
+import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./_artifact_rules.ts";
+import { SUMMARY_MAX } from "./_artifact_rules.ts";
+import { resolveRecordFlag } from "./_record_flag.ts";
 
 export default defineCommand({
   name: "sub-agent artifact",
@@ -66,13 +63,10 @@ export default defineCommand({
     }
     const shownRecord = displayPath(project.root, target.path);
     const at = ctx.now().toISOString();
-    const meta = await updateJson(
+    const meta = await updateExistingRecord(
+      project,
       target.path,
-      RecordFileSchema,
-      recordReadOptions(target.path),
-      (current) => {
-        if (!current) throw recordNotFound(project, target.path);
-        const record = current as DispatchRecord;
+      (record) => {
         if (isTerminal(record.status)) {
           throw new PeaksError(
             "RECORD_TERMINAL",

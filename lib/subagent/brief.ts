@@ -1,9 +1,9 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
-import { displayPath } from "../core/paths.ts";
-import { resolveProject } from "../core/project.ts";
-import { readRecord, recordNotFound } from "../core/records.ts";
-import { resolveRecordFlag } from "./record_path.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { resolveProject } from "../core/project/project.ts";
+import { readRecord, recordNotFound } from "../core/record/record.ts";
+import { resolveRecordFlag } from "./_record_flag.ts";
 
 export default defineCommand({
   name: "sub-agent brief",

@@ -1,14 +1,15 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
-import { listBatchFiles, readBatch } from "../core/batches.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import { listBatchFiles, readBatch } from "../core/batch/batch.ts";
 import { isNotFound, usageError } from "../core/errors.ts";
 import { assertId, isValidId } from "../core/ids.ts";
-import { lockPathFor, withLock } from "../core/lock.ts";
-import { displayPath } from "../core/paths.ts";
-import { type Project, resolveProject } from "../core/project.ts";
-import { listRecords, readRecord } from "../core/records.ts";
-import { isTerminal, recordFileOf } from "../core/record_names.ts";
+import { lockPathFor, withLock } from "../core/fs/lock.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { type Project, resolveProject } from "../core/project/project.ts";
+import { listRecords, readRecord } from "../core/record/record.ts";
+import { isTerminal, recordFileOf } from "../core/record/names_light.ts";
 import { join } from "../core/std.ts";
+import { exists } from "../core/fs/files.ts";
 
 async function sessionsWithAgents(project: Project): Promise<string[]> {
   const sids: string[] = [];
@@ -22,15 +23,6 @@ async function sessionsWithAgents(project: Project): Promise<string[]> {
     if (!isNotFound(error)) throw error;
   }
   return sids.sort();
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -91,7 +83,7 @@ export default defineCommand({
     }
     const project = await resolveProject(ctx);
     if (flags.orphans) {
-      const { cleanupOrphans } = await import("./detached/orphans.ts");
+      const { cleanupOrphans } = await import("./detached/_cleanup_orphans.ts");
       return await cleanupOrphans(ctx, project, {
         session: flags.session === undefined ? undefined : assertId(flags.session, "--session"),
         kill: flags.kill,

@@ -1,31 +1,33 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
-import { BATCH_SOFT_LIMIT } from "../core/batches.ts";
-import type { Warning } from "../core/errors.ts";
-import { readGitHead } from "../core/git.ts";
-import { detectIde, IDE_IDS } from "../core/ide.ts";
+import { type CommandResult, defineCommand, type Input } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import { readGitHead } from "../core/project/git.ts";
+import { detectIde, IDE_IDS } from "../core/ide/ide.ts";
 import { newUuid, optionalId } from "../core/ids.ts";
-import { guardFlagPath } from "../core/project.ts";
-import { usageError } from "../core/errors.ts";
-import { assertRole } from "../core/record_names.ts";
-import { openSession } from "../core/session.ts";
-import { commandLine } from "../core/shell.ts";
-import { compactMeta, declareArtifacts } from "./artifact_rules.ts";
-import { writeDispatch } from "./dispatch_record.ts";
-import { governanceFlags, governanceWords } from "../context/flags.ts";
-import { type Replay, replayPlan } from "./replay.ts";
-import { readPromptInput } from "./prompt_input.ts";
-import { promptBudgetStep } from "./budget_step.ts";
-import { fanoutWarning } from "./fanout_check.ts";
-import { generatedRequestId, readSurroundings, runtimeArgs } from "./runtime_args.ts";
-import { EXPECTED_COMPLETION_SECONDS, promptOf, visibleHint } from "./tool_call.ts";
-import { assertDetachedFlags, detachedFlags } from "./detached/flags.ts";
+import { guardFlagPath } from "../core/project/project.ts";
+import { usageError, type Warning } from "../core/errors.ts";
+import { assertRole } from "../core/record/names_light.ts";
+import { openSession } from "../core/session/session.ts";
+import { compactMeta, declareArtifacts } from "./_artifact_rules.ts";
+import {
+  ENVELOPE_VERSION,
+  type PromptBudgetStep,
+  writeDispatch,
+  type WrittenDispatch,
+} from "./dispatch/_record.ts";
+import { governanceFlags, governanceWords } from "../core/prompt_budget/flags.ts";
+import { type Replay, replayPlan } from "./dispatch/_replay.ts";
+import { type PromptInput, readPromptInput } from "./dispatch/_prompt_input.ts";
+import { promptBudgetStep } from "./dispatch/_prompt_budget_step.ts";
+import { fanoutWarning } from "./dispatch/_fanout_check.ts";
+import { generatedRequestId, readSurroundings, runtimeArgs } from "./dispatch/_runtime_args.ts";
+import { assertDetachedFlags, detachedFlags } from "./detached/_flags.ts";
+import type { Ctx } from "../core/command/ctx.ts";
+import type { RecordInputs } from "./detached/_input.ts";
+import { EXPECTED_COMPLETION_SECONDS, promptOf, visibleHint } from "./dispatch/_tool_call.ts";
+import { BATCH_SOFT_LIMIT } from "../core/batch/batch.ts";
+import { peaksLine } from "../core/shell.ts";
 
-export const ENVELOPE_VERSION = "2.1.0";
-
-const utf8 = (text: string) => new TextEncoder().encode(text).length;
-
-export default defineCommand({
+const spec = defineCommand({
   name: "sub-agent dispatch",
   description:
     "Writes a dispatch record and returns the tool call that starts a sub-agent in the orchestrator's IDE " +
@@ -118,200 +120,254 @@ export default defineCommand({
     "1  SUPERVISOR_START_FAILED: the detached supervisor did not start (the record is marked failed)",
   ],
   async run(input, ctx) {
-    const { flags, args, given } = input;
-    if (flags["from-dag"] !== undefined) {
-      assertDetachedFlags(flags.mode, given);
-      const { dispatchFromDag } = await import("./dag_dispatch.ts");
+    if (input.flags["from-dag"] !== undefined) {
+      assertDetachedFlags(input.flags.mode, input.given);
+      const { dispatchFromDag } = await import("./dag/_dispatch.ts");
       return await dispatchFromDag(input, ctx);
     }
-    if (args.role === undefined) {
-      throw usageError(
-        "MISSING_ARGUMENT",
-        "peaks sub-agent dispatch needs <role> (or --from-dag <file>, whose nodes name their roles).",
-        { data: { argument: "role" }, nextActions: ["peaks sub-agent dispatch --help"] },
+    const prepared = await prepare(input, ctx);
+    if (input.flags.mode === "detached") {
+      const { dispatchDetached } = await import("./detached/_dispatch.ts");
+      return await dispatchDetached(
+        ctx,
+        prepared.inputs,
+        (ide, detachedReplay) =>
+          promptBudgetStep(ctx, prepared.inputs.project, ide, input.flags, () => {
+            const plan = replayPlan(ctx, prepared.inputs.project, detachedReplay, prepared.prompt);
+            return { words: plan.words, save: plan.save };
+          }),
       );
     }
-    if (given.has("max-parallel")) {
-      throw usageError("CONFLICTING_FLAGS", "--max-parallel only applies with --from-dag.", {
-        data: { flag: "max-parallel" },
-      });
-    }
-    const role = assertRole(args.role);
-    assertDetachedFlags(flags.mode, given);
-    const rid = optionalId(flags["request-id"], "--request-id");
-    const givenBatch = optionalId(flags["batch-id"], "--batch-id");
-    const graphNodeId = optionalId(flags["graph-node"], "--graph-node") ?? null;
-    const workflowId = optionalId(flags["workflow-id"], "--workflow-id") ?? null;
-    const { project, sessionId, sessionSource } = await openSession(ctx, flags["session-id"]);
-    // Started now, awaited later: the git process and the reads overlap the rest of the checks.
-    const gitHead = readGitHead(project.root);
-    const surroundings = readSurroundings(ctx, project, sessionId, rid ?? null);
-    surroundings.catch(() => {});
-    // A DAG planned for this request with parallel leaves should go out in one --from-dag call.
-    const fanout = rid !== undefined && graphNodeId === null
-      ? fanoutWarning(project, sessionId, rid, sessionSource === "binding")
-      : Promise.resolve(undefined);
-    const prompt = await readPromptInput(ctx, project, flags);
-    const detected = await detectIde(ctx.env, project.root, flags.ide);
-    const replay: Replay = {
-      role,
-      sessionId,
-      requestId: rid,
-      batchId: givenBatch,
-      brief: flags.brief === "inline" ? undefined : flags.brief,
-      heartbeatInterval: flags["heartbeat-interval"] === 30
-        ? undefined
-        : flags["heartbeat-interval"],
-      writeArtifacts: flags["write-artifact"],
-      graphNode: graphNodeId ?? undefined,
-      workflowId: workflowId ?? undefined,
-      // A detached replay does not need the in-process IDE; the budget choices carry over.
-      extraWords: governanceWords(flags),
-    };
-    const warnings: Warning[] = [];
-    if (detected.source === "assumed") {
-      warnings.push({
-        code: "IDE_ASSUMED",
-        message:
-          "No IDE detected from the environment or project folders; assuming claude-code. Pass --ide to choose.",
-      });
-    }
-    // A detached run needs no in-process tool; it branches off once the record's inputs are known.
-    if (flags.mode !== "detached" && !detected.ide.inProcess) {
-      const { ideNotSupported } = await import("./ide_not_supported.ts");
-      throw await ideNotSupported(ctx, project, detected.ide, replay, prompt);
-    }
-
-    const batchId = givenBatch ?? newUuid();
-    const requestId = rid ?? generatedRequestId(batchId);
-    const now = ctx.now();
-    const { declared, metas } = await declareArtifacts(
-      project,
-      { sessionId, requestId, role, flag: "write-artifact", at: now.toISOString() },
-      flags["write-artifact"],
-      (raw) => guardFlagPath(ctx, project, raw, { flag: "write-artifact" }),
-    );
-
-    const [around, git, fanoutFound] = await Promise.all([surroundings, gitHead, fanout]);
-    warnings.push(...around.warnings);
-    if (fanoutFound) warnings.push(fanoutFound);
-    const runtime = runtimeArgs(project, {
-      sessionId,
-      requestId,
-      requestIdGenerated: rid === undefined,
-      batchId,
-      role,
-      ide: detected.ide.id,
-      heartbeatIntervalSec: flags["heartbeat-interval"],
-      declaredArtifacts: declared,
-    }, around);
-
-    const budgetStep = promptBudgetStep(ctx, project, detected.ide, flags, () => {
-      const plan = replayPlan(ctx, project, {
-        ...replay,
-        extraWords: flags.ide === undefined ? [] : ["--ide", flags.ide],
-      }, prompt);
-      return { words: plan.words, save: plan.save };
-    });
-
-    if (flags.mode === "detached") {
-      const { dispatchDetached } = await import("./detached/dispatch_detached.ts");
-      return await dispatchDetached(ctx, {
-        project,
-        runtime,
-        ide: detected.ide,
-        flags,
-        artifactMetas: metas,
-        git,
-        graphNodeId,
-        workflowId,
-        now,
-        warnings,
-        prompt,
-        replay,
-      }, (ide, detachedReplay) =>
-        promptBudgetStep(ctx, project, ide, flags, () => {
-          const plan = replayPlan(ctx, project, detachedReplay, prompt);
-          return { words: plan.words, save: plan.save };
-        }));
-    }
-
-    const written = await writeDispatch({
-      project,
-      runtime,
-      ide: detected.ide,
-      brief: flags.brief,
-      callerPrompt: prompt.text,
-      artifactMetas: metas,
-      git,
-      graphNodeId,
-      workflowId,
-      now,
-    }, budgetStep);
-    const { record, budget } = written;
-    const toolCall = written.toolCall!;
-    warnings.push(...budget.warnings);
-    const n = record.dispatchedInBatch;
-    if (n > BATCH_SOFT_LIMIT) {
-      warnings.push({
-        code: "BATCH_OVER_LIMIT",
-        message:
-          `Batch ${batchId} now has ${n} members; more than ${BATCH_SOFT_LIMIT} parallel sub-agents is hard to follow and to converge.`,
-        count: n,
-      });
-    }
-
-    const shownMetas = metas.map(compactMeta);
-    const promptBytes = utf8(promptOf(toolCall));
-    const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
-    const root = ["--project", project.root];
-    const data: Record<string, unknown> = {
-      envelopeVersion: ENVELOPE_VERSION,
-      role,
-      ide: detected.ide.id,
-      originalPromptSize: record.originalPromptSize,
-      promptSize: record.promptSize,
-      toolCall,
-      ...(written.aliases.length ? { toolCallAliases: written.aliases } : {}),
-      dispatchRecordPath: written.displayPath,
-      batchId,
-      dispatchedInBatch: n,
-      headroomCompressed: budget.headroomCompressed,
-      headroomResult: budget.headroomResult,
-      forcedAt: budget.forcedAt,
-      ...(budget.verdict && flags.brief !== "pointer" ? { contextBudget: budget.verdict } : {}),
-      contextImpact: { promptBytes, artifactBytes, totalBytes: promptBytes + artifactBytes },
-      artifactMetas: shownMetas,
-      orchestratorVisibleHint: visibleHint(toolCall.name, role, requestId, batchId),
-      artifactsPublicPaths: declared,
-      expectedCompletionSeconds: EXPECTED_COMPLETION_SECONDS,
-    };
-    // Pointer mode promises an envelope under 1 KB: the fields above and nothing more.
-    const pointer = flags.brief === "pointer";
-    if (!pointer) {
-      data.projectRoot = project.root;
-      data.instructions = [
-        "This was a dry run: call the tool data.toolCall.name with data.toolCall.args now.",
-        "Print data.orchestratorVisibleHint once per fan-out, then issue all tool calls in one message.",
-        `When the sub-agent returns: git status, git diff, then peaks sub-agent finalize --record ${written.displayPath} --outcome done --result-json '<its return JSON>'.`,
-        ...(detected.ide.inProcess?.input === "message"
-          ? [
-            "spawn_agent answers at once with the agent's id: call wait_agent with targets [<that id>] to get its final message.",
-          ]
-          : []),
-      ];
-    }
-    return {
-      data,
-      warnings,
-      nextActions: pointer
-        ? []
-        : [commandLine(["peaks", "sub-agent", "status", "--batch", batchId, ...root])],
-      human: [
-        `dispatched ${role} as #${n} of batch ${batchId} (${detected.ide.id}, brief ${flags.brief})`,
-        `record: ${written.displayPath}`,
-        `tool call: ${toolCall.name} (prompt ${record.promptSize} bytes; use --json for data.toolCall)`,
-      ].join("\n"),
-    };
+    return await dispatchInline(prepared.inputs, prepared.budgetStep);
   },
 });
+
+type DispatchInput = Input<typeof spec.flags>;
+
+/** The single-dispatch checks that need no disk: the role, and no DAG-only flag. */
+function checkArgs({ args, given }: DispatchInput): string {
+  if (args.role === undefined) {
+    throw usageError(
+      "MISSING_ARGUMENT",
+      "peaks sub-agent dispatch needs <role> (or --from-dag <file>, whose nodes name their roles).",
+      { data: { argument: "role" }, nextActions: ["peaks sub-agent dispatch --help"] },
+    );
+  }
+  if (given.has("max-parallel")) {
+    throw usageError("CONFLICTING_FLAGS", "--max-parallel only applies with --from-dag.", {
+      data: { flag: "max-parallel" },
+    });
+  }
+  return assertRole(args.role);
+}
+
+/** The replay of this dispatch (for nextActions that re-run it with other choices). */
+function replayOf(flags: DispatchInput["flags"], role: string, sessionId: string): Replay {
+  return {
+    role,
+    sessionId,
+    requestId: flags["request-id"],
+    batchId: flags["batch-id"],
+    brief: flags.brief === "inline" ? undefined : flags.brief,
+    heartbeatInterval: flags["heartbeat-interval"] === 30 ? undefined : flags["heartbeat-interval"],
+    writeArtifacts: flags["write-artifact"],
+    graphNode: flags["graph-node"],
+    workflowId: flags["workflow-id"],
+    // A detached replay does not need the in-process IDE; the budget choices carry over.
+    extraWords: governanceWords(flags),
+  };
+}
+
+interface Prepared {
+  /** Everything the record needs, in the shape detached dispatch takes it. */
+  inputs: RecordInputs;
+  prompt: PromptInput;
+  budgetStep: PromptBudgetStep;
+}
+
+/** Everything both modes share: the session, the prompt, the IDE, the artefacts, the runtime block. */
+async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
+  const { flags, given } = input;
+  const role = checkArgs(input);
+  assertDetachedFlags(flags.mode, given);
+  const rid = optionalId(flags["request-id"], "--request-id");
+  const givenBatch = optionalId(flags["batch-id"], "--batch-id");
+  const graphNodeId = optionalId(flags["graph-node"], "--graph-node") ?? null;
+  const workflowId = optionalId(flags["workflow-id"], "--workflow-id") ?? null;
+  const { project, sessionId, sessionSource } = await openSession(ctx, flags["session-id"]);
+  // Started now, awaited later: the git process and the reads overlap the rest of the checks.
+  const gitHead = readGitHead(project.root);
+  const surroundings = readSurroundings(ctx, project, sessionId, rid ?? null);
+  surroundings.catch(() => {});
+  // A DAG planned for this request with parallel leaves should go out in one --from-dag call.
+  const fanout = rid !== undefined && graphNodeId === null
+    ? fanoutWarning(project, sessionId, rid, sessionSource === "binding")
+    : Promise.resolve(undefined);
+  const prompt = await readPromptInput(ctx, project, flags);
+  const detected = await detectIde(ctx.env, project.root, flags.ide);
+  const replay = replayOf(flags, role, sessionId);
+  const warnings: Warning[] = detected.source === "assumed" ? [IDE_ASSUMED] : [];
+  // A detached run needs no in-process tool; it branches off once the record's inputs are known.
+  if (flags.mode !== "detached" && !detected.ide.inProcess) {
+    const { ideNotSupported } = await import("./dispatch/_ide_not_supported.ts");
+    throw await ideNotSupported(ctx, project, detected.ide, replay, prompt);
+  }
+
+  const batchId = givenBatch ?? newUuid();
+  const requestId = rid ?? generatedRequestId(batchId);
+  const now = ctx.now();
+  const { declared, metas } = await declareArtifacts(
+    project,
+    { sessionId, requestId, role, flag: "write-artifact", at: now.toISOString() },
+    flags["write-artifact"],
+    (raw) => guardFlagPath(ctx, project, raw, { flag: "write-artifact" }),
+  );
+
+  const [around, git, fanoutFound] = await Promise.all([surroundings, gitHead, fanout]);
+  warnings.push(...around.warnings);
+  if (fanoutFound) warnings.push(fanoutFound);
+  const runtime = runtimeArgs(project, {
+    sessionId,
+    requestId,
+    requestIdGenerated: rid === undefined,
+    batchId,
+    role,
+    ide: detected.ide.id,
+    heartbeatIntervalSec: flags["heartbeat-interval"],
+    declaredArtifacts: declared,
+  }, around);
+
+  const budgetStep = promptBudgetStep(ctx, project, detected.ide, flags, () => {
+    const plan = replayPlan(ctx, project, {
+      ...replay,
+      extraWords: flags.ide === undefined ? [] : ["--ide", flags.ide],
+    }, prompt);
+    return { words: plan.words, save: plan.save };
+  });
+  const inputs: RecordInputs = {
+    project,
+    runtime,
+    ide: detected.ide,
+    flags,
+    artifactMetas: metas,
+    git,
+    graphNodeId,
+    workflowId,
+    now,
+    warnings,
+    prompt,
+    replay,
+  };
+  return { inputs, prompt, budgetStep };
+}
+
+const IDE_ASSUMED: Warning = {
+  code: "IDE_ASSUMED",
+  message:
+    "No IDE detected from the environment or project folders; assuming claude-code. Pass --ide to choose.",
+};
+
+// In-process dispatch, the common mode: the record is written and the envelope hands the
+// orchestrator the tool call that starts the sub-agent inside its own IDE.
+
+const utf8 = (text: string) => new TextEncoder().encode(text).length;
+
+async function dispatchInline(
+  inputs: RecordInputs,
+  budgetStep: PromptBudgetStep,
+): Promise<CommandResult<unknown>> {
+  const { project, runtime, flags, warnings } = inputs;
+  const written = await writeDispatch({
+    project,
+    runtime,
+    ide: inputs.ide,
+    brief: flags.brief,
+    callerPrompt: inputs.prompt.text,
+    artifactMetas: inputs.artifactMetas,
+    git: inputs.git,
+    graphNodeId: inputs.graphNodeId,
+    workflowId: inputs.workflowId,
+    now: inputs.now,
+  }, budgetStep);
+  warnings.push(...written.budget.warnings);
+  const overLimit = batchOverLimit(runtime.batchId, written.record.dispatchedInBatch);
+  if (overLimit) warnings.push(overLimit);
+  const pointer = flags.brief === "pointer";
+  const { role, batchId } = runtime;
+  return {
+    data: inlineData(inputs, written),
+    warnings,
+    nextActions: pointer
+      ? []
+      : [peaksLine(project.root, ["sub-agent", "status", "--batch", batchId])],
+    human: [
+      `dispatched ${role} as #${written.record.dispatchedInBatch} of batch ${batchId} (${inputs.ide.id}, brief ${flags.brief})`,
+      `record: ${written.displayPath}`,
+      `tool call: ${
+        written.toolCall!.name
+      } (prompt ${written.record.promptSize} bytes; use --json for data.toolCall)`,
+    ].join("\n"),
+  };
+}
+
+function batchOverLimit(batchId: string, n: number): Warning | undefined {
+  if (n <= BATCH_SOFT_LIMIT) return undefined;
+  return {
+    code: "BATCH_OVER_LIMIT",
+    message:
+      `Batch ${batchId} now has ${n} members; more than ${BATCH_SOFT_LIMIT} parallel sub-agents is hard to follow and to converge.`,
+    count: n,
+  };
+}
+
+function inlineData(inputs: RecordInputs, written: WrittenDispatch): Record<string, unknown> {
+  const { runtime, flags } = inputs;
+  const { record, budget } = written;
+  const toolCall = written.toolCall!;
+  const shownMetas = inputs.artifactMetas.map(compactMeta);
+  const promptBytes = utf8(promptOf(toolCall));
+  const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
+  const data: Record<string, unknown> = {
+    envelopeVersion: ENVELOPE_VERSION,
+    role: runtime.role,
+    ide: inputs.ide.id,
+    originalPromptSize: record.originalPromptSize,
+    promptSize: record.promptSize,
+    toolCall,
+    ...(written.aliases.length ? { toolCallAliases: written.aliases } : {}),
+    dispatchRecordPath: written.displayPath,
+    batchId: runtime.batchId,
+    dispatchedInBatch: record.dispatchedInBatch,
+    headroomCompressed: budget.headroomCompressed,
+    headroomResult: budget.headroomResult,
+    forcedAt: budget.forcedAt,
+    ...(budget.verdict && flags.brief !== "pointer" ? { contextBudget: budget.verdict } : {}),
+    contextImpact: { promptBytes, artifactBytes, totalBytes: promptBytes + artifactBytes },
+    artifactMetas: shownMetas,
+    orchestratorVisibleHint: visibleHint(
+      toolCall.name,
+      runtime.role,
+      runtime.requestId,
+      runtime.batchId,
+    ),
+    artifactsPublicPaths: runtime.declaredArtifacts,
+    expectedCompletionSeconds: EXPECTED_COMPLETION_SECONDS,
+  };
+  // Pointer mode promises an envelope under 1 KB: the fields above and nothing more.
+  if (flags.brief !== "pointer") {
+    data.projectRoot = inputs.project.root;
+    data.instructions = [
+      "This was a dry run: call the tool data.toolCall.name with data.toolCall.args now.",
+      "Print data.orchestratorVisibleHint once per fan-out, then issue all tool calls in one message.",
+      `When the sub-agent returns: git status, git diff, then peaks sub-agent finalize --record ${written.displayPath} --outcome done --result-json '<its return JSON>'.`,
+      ...(inputs.ide.inProcess?.input === "message"
+        ? [
+          "spawn_agent answers at once with the agent's id: call wait_agent with targets [<that id>] to get its final message.",
+        ]
+        : []),
+    ];
+  }
+  return data;
+}
+
+export default spec;

@@ -1,17 +1,22 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import { type Project, resolveProject } from "../core/project.ts";
-import { type DispatchRecord, type SubAgentResult, SubAgentResultSchema } from "../core/records.ts";
-import { finalizeRecord } from "../core/record_finalize.ts";
-import { isTerminal } from "../core/record_names.ts";
-import { describeIssues } from "../core/store.ts";
-import { auditRecord, type RecordAudit } from "./audit.ts";
-import { selectTargets, type Skipped } from "./finalize_targets.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { type Project, resolveProject } from "../core/project/project.ts";
+import {
+  type DispatchRecord,
+  type SubAgentResult,
+  SubAgentResultSchema,
+} from "../core/record/record.ts";
+import { finalizeRecord } from "../core/record/terminal.ts";
+import { isTerminal, type Outcome } from "../core/record/names_light.ts";
+import { describeIssues } from "../core/fs/json.ts";
+import { auditRecord, type RecordAudit } from "./_audit.ts";
+import { selectTargets, type Skipped } from "./_finalize_targets.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 
 async function stopDetached(project: Project, path: string, record: DispatchRecord, now: Date) {
-  const { runOf, stopRun } = await import("./detached/control.ts");
+  const { runOf, stopRun } = await import("./detached/_control.ts");
   return await stopRun(project, runOf(project, path, record), "cancelled", now);
 }
 
@@ -104,58 +109,21 @@ export default defineCommand({
     const skipped: Skipped[] = [...targets.skipped];
     const audits: RecordAudit[] = [];
     for (const path of targets.paths) {
-      const shown = displayPath(project.root, path);
-      let closed: { before: DispatchRecord; after: DispatchRecord };
+      let closed: Closed;
       try {
-        closed = await finalizeRecord(project, path, {
-          outcome: flags.outcome,
-          error: flags.error,
-          result,
-          at,
-        });
+        closed = await closeOne(ctx, project, path, { ...flags, at }, result);
       } catch (error) {
         if (!(error instanceof PeaksError) || targets.paths.length === 1) throw error;
         skipped.push({
-          recordPath: shown,
+          recordPath: displayPath(project.root, path),
           reason: error.message,
           repair: error.nextActions[0] ?? null,
         });
         continue;
       }
-      const { before, after } = closed;
-      const alreadyTerminal = isTerminal(before.status);
-      // Cancelling a live detached record stops its vendor (a user decision); nothing else signals.
-      const detached = flags.outcome === "cancelled" && !alreadyTerminal &&
-          before.mode === "detached"
-        ? await stopDetached(project, path, after, ctx.now())
-        : undefined;
-      if (alreadyTerminal && before.status !== flags.outcome) {
-        warnings.push({
-          code: "OUTCOME_KEPT",
-          message:
-            `${shown} was already ${before.status}; it keeps that status (asked: ${flags.outcome}).`,
-          recordPath: shown,
-        });
-      }
-      if (result && (result.role !== after.role || result.rid !== after.requestId)) {
-        warnings.push({
-          code: "RESULT_MISMATCH",
-          message:
-            `The result names role ${result.role} / rid ${result.rid}, but the record is ${after.role} / ${after.requestId}.`,
-          recordPath: shown,
-        });
-      }
-      finalized.push({
-        recordPath: shown,
-        role: after.role,
-        requestId: after.requestId,
-        previousStatus: before.status,
-        status: after.status,
-        alreadyTerminal,
-        resultStatus: after.result?.status ?? null,
-        ...(detached ? { detached } : {}),
-      });
-      const { audit, warnings: found } = await auditRecord(project, path, after);
+      finalized.push(closed.entry);
+      warnings.push(...closed.warnings);
+      const { audit, warnings: found } = await auditRecord(project, path, closed.after);
       audits.push(audit);
       warnings.push(...found);
     }
@@ -193,3 +161,59 @@ export default defineCommand({
     };
   },
 });
+
+interface Closed {
+  entry: Record<string, unknown>;
+  after: DispatchRecord;
+  warnings: Warning[];
+}
+
+/** Closes one record; a live detached one asked to cancel also has its vendor stopped. */
+async function closeOne(
+  ctx: Ctx,
+  project: Project,
+  path: string,
+  flags: { outcome: Outcome; error?: string; at: string },
+  result: SubAgentResult | null,
+): Promise<Closed> {
+  const shown = displayPath(project.root, path);
+  const { before, after } = await finalizeRecord(project, path, {
+    outcome: flags.outcome,
+    error: flags.error,
+    result,
+    at: flags.at,
+  });
+  const warnings: Warning[] = [];
+  const alreadyTerminal = isTerminal(before.status);
+  // Cancelling a live detached record stops its vendor (a user decision); nothing else signals.
+  const detached = flags.outcome === "cancelled" && !alreadyTerminal && before.mode === "detached"
+    ? await stopDetached(project, path, after, ctx.now())
+    : undefined;
+  if (alreadyTerminal && before.status !== flags.outcome) {
+    warnings.push({
+      code: "OUTCOME_KEPT",
+      message:
+        `${shown} was already ${before.status}; it keeps that status (asked: ${flags.outcome}).`,
+      recordPath: shown,
+    });
+  }
+  if (result && (result.role !== after.role || result.rid !== after.requestId)) {
+    warnings.push({
+      code: "RESULT_MISMATCH",
+      message:
+        `The result names role ${result.role} / rid ${result.rid}, but the record is ${after.role} / ${after.requestId}.`,
+      recordPath: shown,
+    });
+  }
+  const entry = {
+    recordPath: shown,
+    role: after.role,
+    requestId: after.requestId,
+    previousStatus: before.status,
+    status: after.status,
+    alreadyTerminal,
+    resultStatus: after.result?.status ?? null,
+    ...(detached ? { detached } : {}),
+  };
+  return { entry, after, warnings };
+}

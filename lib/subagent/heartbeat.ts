@@ -1,19 +1,13 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import { PeaksError, type Warning } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import { resolveProject } from "../core/project.ts";
-import {
-  type DispatchRecord,
-  RecordFileSchema,
-  recordNotFound,
-  recordReadOptions,
-} from "../core/records.ts";
-import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record_names.ts";
-import { applyBeat, BEAT_STATUSES } from "../core/heartbeat_update.ts";
-import { updateJson } from "../core/store.ts";
-import { commandLine } from "../core/shell.ts";
-import { resolveRecordFlag } from "./record_path.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { resolveProject } from "../core/project/project.ts";
+import { isTerminal, MAX_HEARTBEATS, STAGES } from "../core/record/names_light.ts";
+import { applyBeat, BEAT_STATUSES } from "./_heartbeat_update.ts";
+import { resolveRecordFlag } from "./_record_flag.ts";
+import { updateExistingRecord } from "../core/record/record.ts";
+import { peaksLine } from "../core/shell.ts";
 
 export default defineCommand({
   name: "sub-agent heartbeat",
@@ -42,13 +36,10 @@ export default defineCommand({
     const project = await resolveProject(ctx);
     const target = await resolveRecordFlag(ctx, project, flags.record);
     const shown = displayPath(project.root, target.path);
-    const outcome = await updateJson(
+    const outcome = await updateExistingRecord(
+      project,
       target.path,
-      RecordFileSchema,
-      recordReadOptions(target.path),
-      (current) => {
-        if (!current) throw recordNotFound(project, target.path);
-        const record = current as DispatchRecord;
+      (record) => {
         // Taken under the lock, so beats are stored in the order of their timestamps.
         const now = ctx.now();
         if (isTerminal(record.status)) {
@@ -58,7 +49,7 @@ export default defineCommand({
             {
               data: { recordPath: shown, status: record.status },
               nextActions: [
-                commandLine(["peaks", "sub-agent", "list", "--project", project.root]),
+                peaksLine(project.root, ["sub-agent", "list"]),
               ],
             },
           );

@@ -1,13 +1,18 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import type { Warning } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
-import { effectiveStatus, lastBeatAgeSec, lastProgress, liveness } from "../core/liveness.ts";
-import { displayPath } from "../core/paths.ts";
-import { listRecords } from "../core/records.ts";
-import { RECORD_STATUSES } from "../core/record_names.ts";
-import { openSession } from "../core/session.ts";
-import { compactMeta } from "./artifact_rules.ts";
+import {
+  effectiveStatus,
+  lastBeatAgeSec,
+  lastProgress,
+  liveness,
+} from "../core/record/liveness.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { listRecords } from "../core/record/record.ts";
+import { RECORD_STATUSES } from "../core/record/names_light.ts";
+import { openSession } from "../core/session/session.ts";
+import { compactMeta } from "./_artifact_rules.ts";
 
 export default defineCommand({
   name: "sub-agent list",

@@ -1,5 +1,5 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import {
   type Channel,
   CHANNEL_CAP_BYTES,
@@ -10,13 +10,13 @@ import {
   KEY_PATTERN,
   VALUE_MAX_BYTES,
   VALUE_WARN_BYTES,
-} from "../core/channel.ts";
+} from "../core/batch/channel.ts";
 import { gateError, usageError, type Warning } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { openSession } from "../core/session.ts";
-import { updateJson } from "../core/store.ts";
-import { requireBatch } from "./channel_access.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { openSession } from "../core/session/session.ts";
+import { updateJson } from "../core/fs/json.ts";
+import { requireBatch } from "./_channel_access.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
@@ -93,54 +93,11 @@ export default defineCommand({
     const { project, sessionId } = await openSession(ctx, flags["session-id"]);
     const batchId = await requireBatch(project, sessionId, flags.batch);
     const warnings: Warning[] = [];
-    let value: unknown;
-    try {
-      value = JSON.parse(flags.value);
-    } catch {
-      value = flags.value;
-      warnings.push({
-        code: "VALUE_NOT_JSON",
-        message: "--value is not JSON; it was stored as a string.",
-      });
-    }
-    const valueSize = utf8(JSON.stringify(value));
-    if (valueSize >= VALUE_MAX_BYTES) {
-      throw gateError(
-        "SHARE_VALUE_TOO_LARGE",
-        `The value is ${valueSize} bytes; channel values must stay under ${VALUE_MAX_BYTES} bytes (64 KiB). Write the content to an artefact, register it, and share its path.`,
-        { data: { valueSize, max: VALUE_MAX_BYTES } },
-      );
-    }
-    if (valueSize > VALUE_WARN_BYTES) {
-      warnings.push({
-        code: "SHARE_VALUE_LARGE",
-        message:
-          `The value is ${valueSize} bytes; every sibling reads the whole channel, so keep values under ${VALUE_WARN_BYTES} bytes.`,
-      });
-    }
+    const { value, valueSize } = parseValue(flags.value, warnings);
     const path = project.layout.sharedChannel(sessionId, batchId);
     const at = ctx.now().toISOString();
     const entry: ChannelEntry = { key: flags.key, value, from: flags.from ?? null, at, valueSize };
-    const outcome = await updateJson(path, ChannelSchema, channelReadOptions(path), (current) => {
-      const channel: Channel = current ?? {
-        version: CHANNEL_VERSION,
-        batchId,
-        sessionId,
-        createdAt: at,
-        updatedAt: at,
-        evicted: 0,
-        entries: [],
-      };
-      const previous = channel.entries.find((e) => e.key === flags.key);
-      channel.entries = channel.entries.filter((e) => e.key !== flags.key);
-      channel.entries.push(entry);
-      channel.updatedAt = at;
-      const evicted = evict(channel);
-      return {
-        value: channel,
-        result: { previous, evicted, entries: channel.entries.length },
-      };
-    });
+    const outcome = await post(path, { batchId, sessionId, at }, entry);
     if (outcome.previous) {
       warnings.push({
         code: "LAST_WRITE_WINS",
@@ -175,3 +132,59 @@ export default defineCommand({
     };
   },
 });
+
+/** The value as JSON when it parses (else as a string), within the channel's size limits. */
+function parseValue(raw: string, warnings: Warning[]): { value: unknown; valueSize: number } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = raw;
+    warnings.push({
+      code: "VALUE_NOT_JSON",
+      message: "--value is not JSON; it was stored as a string.",
+    });
+  }
+  const valueSize = utf8(JSON.stringify(value));
+  if (valueSize >= VALUE_MAX_BYTES) {
+    throw gateError(
+      "SHARE_VALUE_TOO_LARGE",
+      `The value is ${valueSize} bytes; channel values must stay under ${VALUE_MAX_BYTES} bytes (64 KiB). Write the content to an artefact, register it, and share its path.`,
+      { data: { valueSize, max: VALUE_MAX_BYTES } },
+    );
+  }
+  if (valueSize > VALUE_WARN_BYTES) {
+    warnings.push({
+      code: "SHARE_VALUE_LARGE",
+      message:
+        `The value is ${valueSize} bytes; every sibling reads the whole channel, so keep values under ${VALUE_WARN_BYTES} bytes.`,
+    });
+  }
+  return { value, valueSize };
+}
+
+/** Writes the entry under the channel's lock: last write wins per key, the oldest go past the cap. */
+function post(
+  path: string,
+  channelOf: { batchId: string; sessionId: string; at: string },
+  entry: ChannelEntry,
+): Promise<{ previous: ChannelEntry | undefined; evicted: string[]; entries: number }> {
+  const { batchId, sessionId, at } = channelOf;
+  return updateJson(path, ChannelSchema, channelReadOptions(path), (current) => {
+    const channel: Channel = current ?? {
+      version: CHANNEL_VERSION,
+      batchId,
+      sessionId,
+      createdAt: at,
+      updatedAt: at,
+      evicted: 0,
+      entries: [],
+    };
+    const previous = channel.entries.find((e) => e.key === entry.key);
+    channel.entries = channel.entries.filter((e) => e.key !== entry.key);
+    channel.entries.push(entry);
+    channel.updatedAt = at;
+    const evicted = evict(channel);
+    return { value: channel, result: { previous, evicted, entries: channel.entries.length } };
+  });
+}

@@ -1,11 +1,11 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
-import { readChannel } from "../core/channel.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import { readChannel } from "../core/batch/channel.ts";
 import { usageError } from "../core/errors.ts";
-import { displayPath } from "../core/paths.ts";
-import { openSession } from "../core/session.ts";
-import { commandLine } from "../core/shell.ts";
-import { keyGlob, requireBatch } from "./channel_access.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { openSession } from "../core/session/session.ts";
+import { keyGlob, requireBatch } from "./_channel_access.ts";
+import { peaksLine } from "../core/shell.ts";
 
 /** Values beyond this many bytes are left out unless asked for (--full or an exact --key). */
 const OUTPUT_BUDGET = 16 * 1024;
@@ -62,7 +62,6 @@ export default defineCommand({
       omitted.push(entry.key);
       return { ...entry, value: null, valueOmitted: true };
     });
-    const root = ["--project", project.root];
     return {
       data: {
         projectRoot: project.root,
@@ -73,19 +72,11 @@ export default defineCommand({
         evicted: channel?.evicted ?? 0,
       },
       nextActions: omitted.map((key) =>
-        commandLine([
-          "peaks",
-          "sub-agent",
-          "shared-read",
-          "--batch",
-          batchId,
-          "--key",
-          key,
-          "--session-id",
-          sessionId,
-          ...root,
-          "--json",
-        ])
+        peaksLine(
+          project.root,
+          ["sub-agent", "shared-read", "--batch", batchId, "--key", key, "--session-id", sessionId],
+          ["--json"],
+        )
       ),
       human: entries.length
         ? entries.map((e) =>

@@ -1,8 +1,8 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
-import { readBatchMembers } from "../core/batch_status.ts";
-import { openSession } from "../core/session.ts";
-import { batchNotFound, chooseBatch, chooseLabel, statusData } from "./batch_view.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import { readBatchMembers } from "./_batch_members.ts";
+import { openSession } from "../core/session/session.ts";
+import { batchNotFound, chooseBatch, chooseLabel, statusData } from "./_batch_view.ts";
 
 export default defineCommand({
   name: "sub-agent status",

@@ -1,23 +1,19 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
 import {
   batchCounts,
   batchStatusLine,
   type MemberView,
   readBatchMembers,
-} from "../core/batch_status.ts";
+} from "./_batch_members.ts";
 import { gateError, PeaksError } from "../core/errors.ts";
-import { liveness } from "../core/liveness.ts";
-import { type DispatchRecord, RecordFileSchema, recordReadOptions } from "../core/records.ts";
-import { isTerminal } from "../core/record_names.ts";
-import { openSession } from "../core/session.ts";
-import { commandLine } from "../core/shell.ts";
-import { updateJson } from "../core/store.ts";
-import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "./batch_view.ts";
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+import { liveness } from "../core/record/liveness.ts";
+import { isTerminal } from "../core/record/names_light.ts";
+import { openSession } from "../core/session/session.ts";
+import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "./_batch_view.ts";
+import { sleep } from "../core/fs/files.ts";
+import { updateRecord } from "../core/record/record.ts";
+import { peaksLine } from "../core/shell.ts";
 
 /** Writes `stale` / `never-started` into records that reached it, re-checked under each lock. */
 async function persistMarks(members: MemberView[], now: Date): Promise<void> {
@@ -25,22 +21,13 @@ async function persistMarks(members: MemberView[], now: Date): Promise<void> {
     const record = member.record;
     if (!record || (member.status !== "stale" && member.status !== "never-started")) continue;
     if (record.status === member.status) continue;
-    await updateJson(
-      member.recordPath,
-      RecordFileSchema,
-      recordReadOptions(member.recordPath),
-      (current) => {
-        const fresh = current as DispatchRecord | undefined;
-        if (!fresh || isTerminal(fresh.status)) return { result: undefined };
-        const live = liveness(fresh, now);
-        if (live !== "stale" && live !== "never-started") return { result: undefined };
-        if (fresh.status === live) return { result: undefined };
-        return {
-          value: { ...fresh, status: live, updatedAt: now.toISOString() },
-          result: undefined,
-        };
-      },
-    ).catch(() => undefined);
+    await updateRecord(member.recordPath, (fresh) => {
+      if (!fresh || isTerminal(fresh.status)) return { result: undefined };
+      const live = liveness(fresh, now);
+      if (live !== "stale" && live !== "never-started") return { result: undefined };
+      if (fresh.status === live) return { result: undefined };
+      return { value: { ...fresh, status: live, updatedAt: now.toISOString() }, result: undefined };
+    }).catch(() => undefined);
   }
 }
 
@@ -125,15 +112,7 @@ export default defineCommand({
           {
             data,
             nextActions: [
-              commandLine([
-                "peaks",
-                "sub-agent",
-                "status",
-                "--batch",
-                batchId,
-                "--project",
-                project.root,
-              ]),
+              peaksLine(project.root, ["sub-agent", "status", "--batch", batchId]),
             ],
           },
         );

@@ -1,25 +1,22 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
-import { readChannel } from "../core/channel.ts";
-import { type DagBatchState, readDagProgress } from "../core/dag_progress.ts";
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import { readChannel } from "../core/batch/channel.ts";
+import { type DagBatchState, readDagProgress } from "../core/dag/progress.ts";
 import { gateError, PeaksError, type Warning } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { callerIdFromEnv, readPresence, setPresence } from "../core/presence.ts";
-import { finalizeRecord } from "../core/record_finalize.ts";
-import { roleFileName } from "../core/record_names.ts";
-import { openSession, type SessionContext } from "../core/session.ts";
-import { commandLine } from "../core/shell.ts";
-import {
-  type Convergence,
-  readSwarmPlan,
-  type SwarmPlan,
-  updateSwarmPlan,
-} from "../core/swarm_plan.ts";
-import { convergeCommand, dispatchDagCommand, peaksCommand, planCommand } from "./commands.ts";
-import { nextSteps } from "./converge_next.ts";
-import { degradation } from "./gate_b.ts";
-import { assessMembers, openMembers } from "./members.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { readPresence, setPresence } from "../core/presence/presence.ts";
+import { callerIdFromEnv } from "../core/presence/presence_light.ts";
+import { finalizeRecord } from "../core/record/terminal.ts";
+import { roleFileName } from "../core/record/names_light.ts";
+import { openSession, peaksCommand, type SessionContext } from "../core/session/session.ts";
+import { type Convergence, readSwarmPlan, type SwarmPlan, updateSwarmPlan } from "./_plan_file.ts";
+import { convergeCommand, dispatchDagCommand, planCommand } from "./_commands.ts";
+import { nextSteps } from "./_converge_next.ts";
+import { degradation } from "./_gate_b.ts";
+import { assessMembers, openMembers } from "./_members.ts";
+import { peaksLine } from "../core/shell.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 
 const FINALIZE_ERROR = "finalized as failed by swarm converge --finalize-open";
 
@@ -61,94 +58,24 @@ export default defineCommand({
     if (flags["session-id"] !== undefined) assertId(flags["session-id"], "--session-id");
     const session = await openSession(ctx, flags["session-id"]);
     const { project, sessionId } = session;
-    const plan = await readSwarmPlan(project, sessionId);
-    if (!plan || plan.rid !== rid) {
-      throw gateError(
-        "SWARM_PLAN_NOT_FOUND",
-        plan
-          ? `The session's swarm plan is for ${plan.rid}, not ${rid}; plan the swarm for ${rid} first.`
-          : `Session ${sessionId} has no swarm plan; plan the swarm for ${rid} first.`,
-        { data: { rid, plannedRid: plan?.rid ?? null }, nextActions: [planCommand(session, rid)] },
-      );
-    }
+    const plan = await planFor(session, rid);
     const warnings: Warning[] = [];
     const finalizedNow = new Set<string>();
-    let state: DagBatchState | undefined;
-    if (plan.subAgents.length && plan.batchId) {
-      state = await readDagProgress(
-        project,
-        sessionId,
-        plan.batchId,
-        new Set(plan.subAgents),
-        ctx.now(),
-      );
-      if (!state.batch && !flags["finalize-open"]) {
-        throw gateError(
-          "SWARM_NOT_DISPATCHED",
-          `The swarm for ${rid} was planned but never dispatched (no batch ${plan.batchId}).`,
-          {
-            data: { rid, batchId: plan.batchId },
-            nextActions: [dispatchDagCommand(session, plan.dag!.path, plan.batchId)],
-          },
-        );
-      }
-      const open = openMembers(plan, state.progress);
-      if (!flags["finalize-open"] && (open.running.length || open.undispatched.length)) {
-        throw membersOpen(session, plan, open);
-      }
-      if (flags["finalize-open"]) {
-        for (const p of state.progress.values()) {
-          if (p.state !== "open" && p.state !== "stuck") continue;
-          if (!p.record || !p.recordPath) continue;
-          await finalizeRecord(project, p.recordPath, {
-            outcome: "failed",
-            error: FINALIZE_ERROR,
-            at: ctx.now().toISOString(),
-          });
-          finalizedNow.add(p.node);
-        }
-        if (finalizedNow.size) {
-          state = await readDagProgress(
-            project,
-            sessionId,
-            plan.batchId,
-            new Set(plan.subAgents),
-            ctx.now(),
-          );
-        }
-      }
-    }
-
+    const state = plan.subAgents.length && plan.batchId
+      ? await settleMembers(ctx, session, plan, flags["finalize-open"], finalizedNow)
+      : undefined;
     const members = state ? await assessMembers(project, plan, state.progress, finalizedNow) : [];
     const failed = members.filter((m) => m.final === "failed").map((m) => m.role);
     const { outcome, handoffNotes } = plan.subAgents.length
       ? degradation(plan.subAgents, failed)
       : { outcome: "swarm-skipped" as const, handoffNotes: [plan.note ?? `swarm-skipped`] };
     if (state?.batch) warnings.push(...await missingCompletions(session, plan, members));
-
-    const convergence: Convergence = {
+    await recordConvergence(ctx, session, plan, {
       at: ctx.now().toISOString(),
       outcome,
       handoffNotes,
       members,
-    };
-    await updateSwarmPlan(project, sessionId, (current) => {
-      if (!current || current.rid !== rid || current.batchId !== plan.batchId) {
-        throw gateError(
-          "SWARM_PLAN_CHANGED",
-          `The swarm plan changed while converging ${rid}; run converge again.`,
-          { nextActions: [convergeCommand(session, rid)] },
-        );
-      }
-      const status = current.status === "swarm-skipped" ? "swarm-skipped" : "converged";
-      return { value: { ...current, status, convergence }, result: undefined };
     });
-    const callerId = await callerIdFromEnv(ctx.env);
-    const presence = await readPresence(project, sessionId, callerId).catch(() => undefined);
-    await setPresence(project, sessionId, callerId, {
-      skill: presence?.presence?.skill ?? "peaks-code",
-      gate: "swarm-converged",
-    }, ctx.now());
     const next = nextSteps(session, plan, outcome, members);
     return {
       data: {
@@ -178,6 +105,92 @@ export default defineCommand({
   },
 });
 
+/** The session's swarm plan, which must be this request's. */
+async function planFor(session: SessionContext, rid: string): Promise<SwarmPlan> {
+  const plan = await readSwarmPlan(session.project, session.sessionId);
+  if (!plan || plan.rid !== rid) {
+    throw gateError(
+      "SWARM_PLAN_NOT_FOUND",
+      plan
+        ? `The session's swarm plan is for ${plan.rid}, not ${rid}; plan the swarm for ${rid} first.`
+        : `Session ${session.sessionId} has no swarm plan; plan the swarm for ${rid} first.`,
+      { data: { rid, plannedRid: plan?.rid ?? null }, nextActions: [planCommand(session, rid)] },
+    );
+  }
+  return plan;
+}
+
+/**
+ * Where each member stands; refuses while members are open unless
+ * --finalize-open, which finalizes them as failed (noted in `finalizedNow`).
+ */
+async function settleMembers(
+  ctx: Ctx,
+  session: SessionContext,
+  plan: SwarmPlan,
+  finalizeOpen: boolean,
+  finalizedNow: Set<string>,
+): Promise<DagBatchState> {
+  const { project, sessionId } = session;
+  const batchId = plan.batchId!;
+  const read = () =>
+    readDagProgress(project, sessionId, batchId, new Set(plan.subAgents), ctx.now());
+  const state = await read();
+  if (!state.batch && !finalizeOpen) {
+    throw gateError(
+      "SWARM_NOT_DISPATCHED",
+      `The swarm for ${plan.rid} was planned but never dispatched (no batch ${batchId}).`,
+      {
+        data: { rid: plan.rid, batchId },
+        nextActions: [dispatchDagCommand(session, plan.dag!.path, batchId)],
+      },
+    );
+  }
+  const open = openMembers(plan, state.progress);
+  if (!finalizeOpen && (open.running.length || open.undispatched.length)) {
+    throw membersOpen(session, plan, open);
+  }
+  if (!finalizeOpen) return state;
+  for (const p of state.progress.values()) {
+    if (p.state !== "open" && p.state !== "stuck") continue;
+    if (!p.record || !p.recordPath) continue;
+    await finalizeRecord(project, p.recordPath, {
+      outcome: "failed",
+      error: FINALIZE_ERROR,
+      at: ctx.now().toISOString(),
+    });
+    finalizedNow.add(p.node);
+  }
+  return finalizedNow.size ? await read() : state;
+}
+
+/** The convergence goes into the plan (unless the plan changed meanwhile), then presence. */
+async function recordConvergence(
+  ctx: Ctx,
+  session: SessionContext,
+  plan: SwarmPlan,
+  convergence: Convergence,
+): Promise<void> {
+  const { project, sessionId } = session;
+  await updateSwarmPlan(project, sessionId, (current) => {
+    if (!current || current.rid !== plan.rid || current.batchId !== plan.batchId) {
+      throw gateError(
+        "SWARM_PLAN_CHANGED",
+        `The swarm plan changed while converging ${plan.rid}; run converge again.`,
+        { nextActions: [convergeCommand(session, plan.rid)] },
+      );
+    }
+    const status = current.status === "swarm-skipped" ? "swarm-skipped" : "converged";
+    return { value: { ...current, status, convergence }, result: undefined };
+  });
+  const callerId = await callerIdFromEnv(ctx.env);
+  const presence = await readPresence(project, sessionId, callerId).catch(() => undefined);
+  await setPresence(project, sessionId, callerId, {
+    skill: presence?.presence?.skill ?? "peaks-code",
+    gate: "swarm-converged",
+  }, ctx.now());
+}
+
 function membersOpen(
   session: SessionContext,
   plan: SwarmPlan,
@@ -190,8 +203,7 @@ function membersOpen(
     recordPath: displayPath(root, p.recordPath!),
   }));
   const finalize = running.map((r) =>
-    commandLine([
-      "peaks",
+    peaksLine(root, [
       "sub-agent",
       "finalize",
       "--record",
@@ -200,8 +212,6 @@ function membersOpen(
       "failed",
       "--error",
       "stopped at swarm converge",
-      "--project",
-      root,
     ])
   );
   const dispatch = open.undispatched.length

@@ -1,21 +1,16 @@
-import { defineCommand } from "../cli/spec.ts";
-import { flag } from "../cli/flag.ts";
-import { writeJsonAtomic } from "../core/atomic.ts";
-import { readBatch } from "../core/batches.ts";
-import { dagHash, parseDag } from "../core/dag.ts";
+import { type CommandResult, defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import { writeJsonAtomic } from "../core/fs/files.ts";
+import { readBatch } from "../core/batch/batch.ts";
+import { type Dag, dagHash, parseDag } from "../core/dag/dag.ts";
 import type { Warning } from "../core/errors.ts";
 import { assertId, randomHex } from "../core/ids.ts";
-import { displayPath } from "../core/paths.ts";
-import { PRESENCE_MODES, setPresence } from "../core/presence.ts";
-import { openSession, type SessionContext } from "../core/session.ts";
-import {
-  SWARM_CHOICES,
-  type SwarmChoice,
-  type SwarmPlan,
-  updateSwarmPlan,
-} from "../core/swarm_plan.ts";
-import { convergeCommand, dispatchDagCommand, planCommand } from "./commands.ts";
-import { readyPrd, resolveMode, scanFrontendOnly } from "./plan_inputs.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { PRESENCE_MODES, setPresence } from "../core/presence/presence.ts";
+import { openSession, type SessionContext } from "../core/session/session.ts";
+import { SWARM_CHOICES, type SwarmChoice, type SwarmPlan, updateSwarmPlan } from "./_plan_file.ts";
+import { convergeCommand, dispatchDagCommand, planCommand } from "./_commands.ts";
+import { readyPrd, resolveMode, scanFrontendOnly } from "./_plan_inputs.ts";
 import {
   applyChoice,
   CHOICE_SUMMARY,
@@ -23,8 +18,9 @@ import {
   modeDecidesAlone,
   plannedRoles,
   prdSearchText,
-} from "./plan_rules.ts";
-import { buildPlanDag } from "./plan_dag.ts";
+} from "./_plan_rules.ts";
+import { buildPlanDag } from "./_plan_dag.ts";
+import type { Ctx } from "../core/command/ctx.ts";
 
 /** A fresh batch id for the swarm of a request: readable, valid, unique enough. */
 function swarmBatchId(rid: string): string {
@@ -68,7 +64,6 @@ export default defineCommand({
     const rid = assertId(flags.rid, "--rid");
     if (flags["session-id"] !== undefined) assertId(flags["session-id"], "--session-id");
     const session = await openSession(ctx, flags["session-id"]);
-    const { project, sessionId } = session;
     const prd = await readyPrd(session, rid);
     const warnings: Warning[] = [];
     const [mode, frontendOnly] = await Promise.all([
@@ -78,7 +73,7 @@ export default defineCommand({
     const matchedKeywords = matchKeywords(prdSearchText(prd.body));
     const type = prd.meta.type;
     const planned = plannedRoles(type, frontendOnly.value || matchedKeywords.length > 0);
-    const signals = {
+    const signals: Signals = {
       rid,
       type,
       mode: mode.mode,
@@ -95,108 +90,168 @@ export default defineCommand({
       const modeWords = mode.source === "flag" ? ["--mode", mode.mode] : [];
       return needsChoice(session, rid, planned, signals, modeWords, warnings);
     }
-
-    const planPath = displayPath(project.root, project.layout.swarmPlan(sessionId));
-    const dagFile = project.layout.sliceDag(sessionId);
-    const dagPath = displayPath(project.root, dagFile);
     const shape = planned && choice ? applyChoice(planned, choice) : undefined;
-    const draftDag = shape
-      ? buildPlanDag({ project, sessionId, rid, type, batchId: "pending", shape })
-      : undefined;
-    const hash = draftDag ? await dagHash(draftDag) : undefined;
-    const decidedAt = ctx.now().toISOString();
-    // Under the plan's lock: an identical plan that has not converged keeps its batch (a repeated
-    // call continues the same fan-out); then the DAG is written, then the plan.
-    const { plan, dag, previousBatch } = await updateSwarmPlan(
-      project,
-      sessionId,
-      async (current) => {
-        const same = current?.status === "planned" && current.rid === rid &&
-          current.dag?.sha256 === hash && current.batchId;
-        const batchId = shape ? (same ? current!.batchId! : swarmBatchId(rid)) : null;
-        const dag = draftDag && batchId ? { ...draftDag, batchId } : undefined;
-        if (dag) {
-          // Checked as --from-dag will read it, so a plan never hands out a DAG dispatch would refuse.
-          parseDag(JSON.stringify(dag), dagPath);
-          await writeJsonAtomic(dagFile, dag);
-        }
-        const plan: SwarmPlan = {
-          version: 1,
-          sessionId,
-          ...signals,
-          status: shape ? "planned" : "swarm-skipped",
-          note: shape ? null : `swarm-skipped: type=${type}`,
-          choice: choice ?? null,
-          subAgents: shape?.subAgents ?? [],
-          batchId,
-          dag: shape ? { path: dagPath, sha256: hash! } : null,
-          decidedAt,
-          convergence: null,
-        };
-        const previousBatch = current?.batchId && current.batchId !== batchId
-          ? current.batchId
-          : null;
-        return { value: plan, result: { plan, dag, previousBatch } };
-      },
-    );
-    if (previousBatch && await readBatch(project, sessionId, previousBatch).catch(() => true)) {
-      warnings.push({
-        code: "SWARM_REPLANNED",
-        message:
-          `The previous plan's batch ${previousBatch} is left as it is; the new plan goes out in batch ${
-            plan.batchId ?? "none"
-          }.`,
-        batchId: previousBatch,
-      });
-    }
+    const written = await writePlan(ctx, session, { signals, choice, shape });
+    if (written.replanned) warnings.push(written.replanned);
     if (shape) {
-      await setPresence(project, sessionId, mode.callerId, {
+      await setPresence(session.project, session.sessionId, mode.callerId, {
         skill: mode.presence?.skill ?? "peaks-code",
         gate: "swarm-fan-out",
       }, ctx.now());
     }
-    const next = shape
-      ? dispatchDagCommand(session, dagPath, plan.batchId!)
-      : convergeCommand(session, rid);
-    return {
-      data: {
-        projectRoot: project.root,
-        sessionId,
-        ...signals,
-        prdState: prd.meta.state,
-        needsChoice: false,
-        choice: plan.choice,
-        status: plan.status,
-        note: plan.note,
-        subAgents: plan.subAgents,
-        batchId: plan.batchId,
-        planPath,
-        dagPath: dag ? dagPath : null,
-        ...(flags["emit-dag"] && dag ? { dag } : {}),
-        presenceGate: shape ? "swarm-fan-out" : null,
-        instructions: shape
-          ? [
-            `Run the command in nextActions: it dispatches ${
-              plan.subAgents.join(", ")
-            } from the DAG in one call. Print its orchestratorVisibleHint once and make all its tool calls in one message.`,
-            `When every member has returned and been finalized, run ${
-              convergeCommand(session, rid)
-            }.`,
-          ]
-          : [
-            `Type ${type} skips the swarm (recorded as "swarm-skipped: type=${type}"); converge records it and names the RD step.`,
-          ],
-      },
+    return plannedResult(session, signals, written, {
+      prdState: prd.meta.state,
+      emitDag: flags["emit-dag"],
       warnings,
-      nextActions: [next],
-      human: shape
-        ? `swarm for ${rid}: ${
-          plan.subAgents.join(", ")
-        } (${plan.choice}, mode ${mode.mode}) in batch ${plan.batchId}\nnext: ${next}`
-        : `swarm skipped for ${rid}: type=${type}\nnext: ${next}`,
-    };
+    });
   },
 });
+
+/** What the plan is decided from, recorded in it. */
+type Signals = Pick<
+  SwarmPlan,
+  | "rid"
+  | "type"
+  | "mode"
+  | "modeSource"
+  | "frontendOnly"
+  | "frontendOnlySource"
+  | "frontendKeywordHit"
+  | "matchedKeywords"
+>;
+
+interface Decided {
+  signals: Signals;
+  choice: SwarmChoice | undefined;
+  shape: ReturnType<typeof applyChoice> | undefined;
+}
+
+interface WrittenPlan {
+  plan: SwarmPlan;
+  dag: Dag | undefined;
+  planPath: string;
+  dagPath: string;
+  replanned: Warning | undefined;
+}
+
+/**
+ * Under the plan's lock: an identical plan that has not converged keeps its
+ * batch (a repeated call continues the same fan-out); then the DAG is
+ * written, then the plan.
+ */
+async function writePlan(
+  ctx: Ctx,
+  session: SessionContext,
+  decided: Decided,
+): Promise<WrittenPlan> {
+  const { project, sessionId } = session;
+  const { signals, choice, shape } = decided;
+  const { rid, type } = signals;
+  const planPath = displayPath(project.root, project.layout.swarmPlan(sessionId));
+  const dagFile = project.layout.sliceDag(sessionId);
+  const dagPath = displayPath(project.root, dagFile);
+  const draftDag = shape
+    ? buildPlanDag({ project, sessionId, rid, type, batchId: "pending", shape })
+    : undefined;
+  const hash = draftDag ? await dagHash(draftDag) : undefined;
+  const decidedAt = ctx.now().toISOString();
+  const { plan, dag, previousBatch } = await updateSwarmPlan(
+    project,
+    sessionId,
+    async (current) => {
+      const same = current?.status === "planned" && current.rid === rid &&
+        current.dag?.sha256 === hash && current.batchId;
+      const batchId = shape ? (same ? current!.batchId! : swarmBatchId(rid)) : null;
+      const dag = draftDag && batchId ? { ...draftDag, batchId } : undefined;
+      if (dag) {
+        // Checked as --from-dag will read it, so a plan never hands out a DAG dispatch would refuse.
+        parseDag(JSON.stringify(dag), dagPath);
+        await writeJsonAtomic(dagFile, dag);
+      }
+      const plan: SwarmPlan = {
+        version: 1,
+        sessionId,
+        ...signals,
+        status: shape ? "planned" : "swarm-skipped",
+        note: shape ? null : `swarm-skipped: type=${type}`,
+        choice: choice ?? null,
+        subAgents: shape?.subAgents ?? [],
+        batchId,
+        dag: shape ? { path: dagPath, sha256: hash! } : null,
+        decidedAt,
+        convergence: null,
+      };
+      const previousBatch = current?.batchId && current.batchId !== batchId
+        ? current.batchId
+        : null;
+      return { value: plan, result: { plan, dag, previousBatch } };
+    },
+  );
+  let replanned: Warning | undefined;
+  if (previousBatch && await readBatch(project, sessionId, previousBatch).catch(() => true)) {
+    replanned = {
+      code: "SWARM_REPLANNED",
+      message:
+        `The previous plan's batch ${previousBatch} is left as it is; the new plan goes out in batch ${
+          plan.batchId ?? "none"
+        }.`,
+      batchId: previousBatch,
+    };
+  }
+  return { plan, dag, planPath, dagPath, replanned };
+}
+
+/** The answer once the plan is written: the one command that launches the swarm, or converge. */
+function plannedResult(
+  session: SessionContext,
+  signals: Signals,
+  written: WrittenPlan,
+  extra: { prdState: string; emitDag: boolean; warnings: Warning[] },
+): CommandResult {
+  const { plan, dag, dagPath } = written;
+  const { rid, type } = signals;
+  const fanOut = plan.status === "planned";
+  const next = fanOut
+    ? dispatchDagCommand(session, dagPath, plan.batchId!)
+    : convergeCommand(session, rid);
+  return {
+    data: {
+      projectRoot: session.project.root,
+      sessionId: session.sessionId,
+      ...signals,
+      prdState: extra.prdState,
+      needsChoice: false,
+      choice: plan.choice,
+      status: plan.status,
+      note: plan.note,
+      subAgents: plan.subAgents,
+      batchId: plan.batchId,
+      planPath: written.planPath,
+      dagPath: dag ? dagPath : null,
+      ...(extra.emitDag && dag ? { dag } : {}),
+      presenceGate: fanOut ? "swarm-fan-out" : null,
+      instructions: fanOut
+        ? [
+          `Run the command in nextActions: it dispatches ${
+            plan.subAgents.join(", ")
+          } from the DAG in one call. Print its orchestratorVisibleHint once and make all its tool calls in one message.`,
+          `When every member has returned and been finalized, run ${
+            convergeCommand(session, rid)
+          }.`,
+        ]
+        : [
+          `Type ${type} skips the swarm (recorded as "swarm-skipped: type=${type}"); converge records it and names the RD step.`,
+        ],
+    },
+    warnings: extra.warnings,
+    nextActions: [next],
+    human: fanOut
+      ? `swarm for ${rid}: ${
+        plan.subAgents.join(", ")
+      } (${plan.choice}, mode ${signals.mode}) in batch ${plan.batchId}\nnext: ${next}`
+      : `swarm skipped for ${rid}: type=${type}\nnext: ${next}`,
+  };
+}
 
 function needsChoice(
   session: SessionContext,

@@ -7,7 +7,7 @@ import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
 import { zip } from "../../release/archive.ts";
 import { TARGETS } from "../../release/targets.ts";
-import { VERSION } from "../../lib/cli/version.ts";
+import { VERSION } from "../../lib/core/command/build.ts";
 import { HOST } from "../support/release.ts";
 import { cacheDir, REPO } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";

@@ -3,24 +3,12 @@ import { join } from "../../lib/core/std.ts";
 import { commandLine } from "../../lib/core/shell.ts";
 import { baseEnv, peaksArgs, runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
+import { needs } from "../support/tools.ts";
 import { buildCompletionModel } from "../../lib/cli/completions/model.ts";
+import { COMMANDS, GROUPS } from "../../lib/cli/table.ts";
 
 /** The shell words that run peaks exactly as the CLI tests do. */
 const PEAKS = commandLine([Deno.execPath(), ...peaksArgs([])]);
-
-async function have(shell: string): Promise<boolean> {
-  try {
-    const out = await new Deno.Command(shell, {
-      args: ["-c", "exit 0"],
-      stdout: "null",
-      stderr: "null",
-    })
-      .output();
-    return out.success;
-  } catch {
-    return false;
-  }
-}
 
 async function sh(
   shell: string,
@@ -67,7 +55,7 @@ Deno.test("bash: `source <(peaks completions bash); complete -p peaks` registers
 Deno.test("bash: simulated TAB presses complete commands, flags and allowed values", async () => {
   await using dir = await tempDir();
   await Deno.writeTextFile(join(dir.path, "peaks.bash"), await script("bash", dir.path));
-  const model = await buildCompletionModel();
+  const model = await buildCompletionModel(COMMANDS, GROUPS);
   const cases: [string, string][] = [
     ["peaks ", model.top.map((t) => t.word).join(" ")],
     ["peaks ski", "skill skills"],
@@ -112,69 +100,73 @@ Deno.test("bash: a path flag completes file names", async () => {
   assertEquals(result.stdout, "projects-here\n");
 });
 
-Deno.test("zsh: the script registers _peaks and computes the same candidates", async () => {
-  if (!(await have("zsh"))) {
-    console.warn("zsh is not installed; skipped");
-    return;
-  }
-  await using dir = await tempDir();
-  await Deno.writeTextFile(join(dir.path, "peaks.zsh"), await script("zsh", dir.path));
-  const result = await sh(
-    "zsh",
-    [
-      "-f",
-      "-c",
+const zsh = await needs("zsh");
+const fish = await needs("fish");
+const pwsh = await needs("pwsh");
+
+Deno.test({
+  name: `zsh: the script registers _peaks and computes the same candidates${zsh.note}`,
+  ignore: zsh.ignore,
+  fn: async () => {
+    await using dir = await tempDir();
+    await Deno.writeTextFile(join(dir.path, "peaks.zsh"), await script("zsh", dir.path));
+    const result = await sh(
+      "zsh",
       [
-        "autoload -Uz compinit && compinit -D -u",
-        "source ./peaks.zsh",
-        'print -r -- "registered:$_comps[peaks]"',
-        '_peaks_candidates "" skills | cut -f1 | tr "\\n" " "; echo',
-        '_peaks_candidates "" skills install --agent | tr "\\n" " "; echo',
-        '_peaks_candidates "presence:" skill | cut -f1 | tr "\\n" " "; echo',
-        '_peaks_candidates "" --project',
-      ].join("\n"),
-    ],
-    dir.path,
-  );
-  assertEquals(result.stderr, "");
-  assertEquals(result.stdout.split("\n"), [
-    "registered:_peaks",
-    "install uninstall list verify ",
-    "claude-code codex cursor gemini opencode trae all ",
-    "presence presence:set ",
-    "@path",
-    "",
-  ]);
+        "-f",
+        "-c",
+        [
+          "autoload -Uz compinit && compinit -D -u",
+          "source ./peaks.zsh",
+          'print -r -- "registered:$_comps[peaks]"',
+          '_peaks_candidates "" skills | cut -f1 | tr "\\n" " "; echo',
+          '_peaks_candidates "" skills install --agent | tr "\\n" " "; echo',
+          '_peaks_candidates "presence:" skill | cut -f1 | tr "\\n" " "; echo',
+          '_peaks_candidates "" --project',
+        ].join("\n"),
+      ],
+      dir.path,
+    );
+    assertEquals(result.stderr, "");
+    assertEquals(result.stdout.split("\n"), [
+      "registered:_peaks",
+      "install uninstall list verify ",
+      "claude-code codex cursor gemini opencode trae all ",
+      "presence presence:set ",
+      "@path",
+      "",
+    ]);
+  },
 });
 
-Deno.test("fish: `complete -C` answers from the generated script", async () => {
-  if (!(await have("fish"))) {
-    console.warn("fish is not installed; skipped");
-    return;
-  }
-  await using dir = await tempDir();
-  await Deno.writeTextFile(join(dir.path, "peaks.fish"), await script("fish", dir.path));
-  const lines = [
-    "peaks skills ",
-    "peaks skills install --agent ",
-    "peaks skill presence:s",
-    "peaks completions p",
-  ];
-  const probe = lines.map((l) =>
-    `complete -C${commandLine([l])} | string replace -r '\\t.*' '' | string join ' '`
-  );
-  const result = await sh(
-    "fish",
-    ["--no-config", "-c", `source ./peaks.fish\n${probe.join("\n")}`],
-    dir.path,
-  );
-  assertEquals(result.stderr, "");
-  assertEquals(result.stdout.split("\n").slice(0, -1), [
-    "install list uninstall verify",
-    "all claude-code codex cursor gemini opencode trae",
-    "presence:set",
-    "powershell",
-  ]);
+Deno.test({
+  name: `fish: \`complete -C\` answers from the generated script${fish.note}`,
+  ignore: fish.ignore,
+  fn: async () => {
+    await using dir = await tempDir();
+    await Deno.writeTextFile(join(dir.path, "peaks.fish"), await script("fish", dir.path));
+    const lines = [
+      "peaks skills ",
+      "peaks skills install --agent ",
+      "peaks skill presence:s",
+      "peaks completions p",
+    ];
+    const probe = lines.map((l) =>
+      `complete -C${commandLine([l])} | string replace -r '\\t.*' '' | string join ' '`
+    );
+    const result = await sh(
+      "fish",
+      ["--no-config", "-c", `source ./peaks.fish\n${probe.join("\n")}`],
+      dir.path,
+    );
+    assertEquals(result.stderr, "");
+    assertEquals(result.stdout.split("\n").slice(0, -1), [
+      "install list uninstall verify",
+      "all claude-code codex cursor gemini opencode trae",
+      "presence:set",
+      "powershell",
+    ]);
+  },
 });
 
 Deno.test("powershell: the script is well formed and carries the whole command table", async () => {
@@ -193,17 +185,24 @@ Deno.test("powershell: the script is well formed and carries the whole command t
   for (const [open, close] of [["{", "}"], ["(", ")"], ["[", "]"]]) {
     assertEquals(code.split(open).length, code.split(close).length, `${open}${close} unbalanced`);
   }
-  const model = await buildCompletionModel();
+  const model = await buildCompletionModel(COMMANDS, GROUPS);
   for (const command of model.commands) assert(text.includes(`'${command.name}'`), command.name);
   assert(
     text.includes(
       "'skills install|--agent' = @('claude-code', 'codex', 'cursor', 'gemini', 'opencode', 'trae', 'all')",
     ),
   );
-  if (await have("pwsh")) {
+});
+
+Deno.test({
+  name: `powershell: pwsh loads the script without an error${pwsh.note}`,
+  ignore: pwsh.ignore,
+  async fn() {
+    await using dir = await tempDir();
+    const text = await script("powershell", dir.path);
     const parsed = await sh("pwsh", ["-NoProfile", "-Command", text], dir.path);
     assertEquals(parsed.code, 0, parsed.stderr);
-  }
+  },
 });
 
 Deno.test("completions --json wraps the script; an unknown shell is a usage error", async () => {

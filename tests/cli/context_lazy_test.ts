@@ -89,13 +89,16 @@ Deno.test("no static import path leads from the entry point or any command to he
       .filter((d) => d.code && isHeadroom(graph, resolved(graph, d.code.specifier)))
       .map((d) => ({ from: module.specifier, dynamic: d.isDynamic === true }))
   );
-  assertEquals(importers, [{ from: fileUrl("lib/context/headroom.ts"), dynamic: true }]);
+  assertEquals(importers, [{
+    from: fileUrl("lib/core/prompt_budget/_headroom.ts"),
+    dynamic: true,
+  }]);
 });
 
 Deno.test("the status line loads no zod: its module and the flag parser reach no npm package but std", async () => {
   const graph = await moduleGraph();
   const reached = new Set([
-    ...staticClosure(graph, fileUrl("lib/session/statusline_render.ts")),
+    ...staticClosure(graph, fileUrl("lib/statusline/render.ts")),
     ...staticClosure(graph, fileUrl("lib/cli/parse.ts")),
   ]);
   const npm = [...reached].filter((s) =>

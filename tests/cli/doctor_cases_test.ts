@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
-import { GITIGNORE_PATTERNS } from "../../lib/core/workspace.ts";
+import { GITIGNORE_PATTERNS } from "../../lib/core/project/workspace.ts";
 import { snapshot } from "../support/skill_tree.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import {

@@ -5,15 +5,9 @@
  */
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
-import {
-  buildRelease,
-  HOST,
-  offlineTools,
-  runInstaller,
-  snapshot,
-  which,
-} from "../support/release.ts";
+import { buildRelease, HOST, offlineTools, runInstaller, snapshot } from "../support/release.ts";
 import { tempDir } from "../support/temp.ts";
+import { needs } from "../support/tools.ts";
 
 const ignore = Deno.build.os === "windows" || HOST === undefined;
 const target = HOST!;
@@ -104,9 +98,10 @@ Deno.test({
 });
 
 for (const tool of ["curl", "wget"]) {
+  const need = await needs(tool);
   Deno.test({
-    name: `install.sh downloads over HTTP with ${tool}`,
-    ignore: ignore || (await which(tool)) === undefined,
+    name: `install.sh downloads over HTTP with ${tool}${need.note}`,
+    ignore: ignore || need.ignore,
     async fn() {
       await using dir = await tempDir();
       const base = await mirror(dir.path, ["2.0.0"]);

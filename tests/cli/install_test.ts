@@ -179,6 +179,55 @@ Deno.test({
   },
 });
 
+/** Identity and timestamp of a path: a rewrite changes one of them even when the bytes match. */
+async function stamp(path: string): Promise<string> {
+  const info = await Deno.lstat(path);
+  return `${info.ino}:${info.mtime?.getTime()}:${info.size}`;
+}
+
+Deno.test({
+  name: "install.sh again for the same version rewrites nothing, bin/ included, and says so",
+  ignore,
+  async fn() {
+    await using dir = await tempDir();
+    const box = await sandbox(dir.path);
+    const release = await buildRelease(join(dir.path, "release"), { version: "2.0.0", target });
+    const args = ["--archive", release.archive, "--checksums", release.sums, "--yes"];
+    assertEquals((await runInstaller(args, box.env)).code, 0);
+    const watched = [
+      join(box.peaksHome, "bin"),
+      join(box.peaksHome, "bin", "peaks"),
+      join(box.peaksHome, "skills"),
+      join(box.peaksHome, "skills", "peaks-fixture", "SKILL.md"),
+      join(box.peaksHome, ".claude-plugin", "plugin.json"),
+      join(box.peaksHome, ".install-manifest"),
+      profileOf(box),
+    ];
+    const before = await Promise.all(watched.map(stamp));
+    const tree = await snapshot(box.home);
+
+    const again = await runInstaller(args, box.env);
+    assertEquals(again.code, 0, again.stderr);
+    assertStringIncludes(
+      again.stdout,
+      `peaks 2.0.0 is already installed in ${box.peaksHome}; nothing to replace\n`,
+    );
+    assertEquals(again.stdout.includes("installed peaks 2.0.0 into"), false, again.stdout);
+    assertStringIncludes(again.stdout, `${profileOf(box)} already puts`);
+    assertEquals(await Promise.all(watched.map(stamp)), before);
+    assertEquals(await snapshot(box.home), tree);
+    assertEquals(await leftovers(box.peaksHome), []);
+
+    // The same version over a damaged install is a repair, not a no-op.
+    await Deno.writeTextFile(join(box.peaksHome, "bin", "peaks"), "#!/bin/sh\nexit 1\n");
+    const repair = await runInstaller(args, box.env);
+    assertEquals(repair.code, 0, repair.stderr);
+    assertStringIncludes(repair.stdout, `installed peaks 2.0.0 into ${box.peaksHome}\n`);
+    assertEquals(await installedVersion(box), "peaks 2.0.0");
+    assertEquals(await snapshot(box.home), tree);
+  },
+});
+
 Deno.test({
   name: "install.sh refuses a tampered archive before unpacking and leaves the install untouched",
   ignore,
@@ -364,6 +413,31 @@ Deno.test({
 });
 
 Deno.test({
+  name: "install.sh --uninstall leaves a profile that was empty before the install empty, not gone",
+  ignore,
+  async fn() {
+    await using dir = await tempDir();
+    const box = await sandbox(dir.path);
+    const profile = profileOf(box);
+    await Deno.writeTextFile(profile, "");
+    const release = await buildRelease(join(dir.path, "release"), { version: "2.0.0", target });
+    const install = await runInstaller(["--archive", release.archive, "--yes"], box.env);
+    assertEquals(install.code, 0, install.stderr);
+    assertStringIncludes(await Deno.readTextFile(profile), "# added by the peaks installer");
+    assertStringIncludes(
+      await Deno.readTextFile(join(box.peaksHome, ".install-manifest")),
+      `\nprofile=${profile}\n`,
+    );
+
+    const result = await runInstaller(["--uninstall", "--yes"], box.env);
+    assertEquals(result.code, 0, result.stderr);
+    assertStringIncludes(result.stdout, `removed the PATH line from ${profile}\n`);
+    assertEquals(await Deno.readTextFile(profile), "");
+    assertEquals(Object.keys(await snapshot(box.home)), [profile.slice(box.home.length + 1)]);
+  },
+});
+
+Deno.test({
   name: "install.sh --uninstall of a clean install leaves no trace, and refuses a foreign peaks",
   ignore,
   async fn() {
@@ -371,6 +445,9 @@ Deno.test({
     const box = await sandbox(dir.path);
     const release = await buildRelease(join(dir.path, "release"), { version: "2.0.0", target });
     assertEquals((await runInstaller(["--archive", release.archive, "--yes"], box.env)).code, 0);
+    const manifest = await Deno.readTextFile(join(box.peaksHome, ".install-manifest"));
+    assertStringIncludes(manifest, "\ndir=.claude-plugin\n");
+    assertStringIncludes(manifest, `\ncreated-profile=${profileOf(box)}\n`);
     assertEquals((await runInstaller(["--uninstall", "--yes"], box.env)).code, 0);
     assertEquals(await snapshot(box.home), {});
 

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { exists, tempDir } from "../support/temp.ts";
-import { VERSION } from "../../lib/cli/version.ts";
+import { VERSION } from "../../lib/core/command/build.ts";
 
 Deno.test("an unknown command exits 2 with COMMAND_NOT_FOUND and a suggestion", async () => {
   await using dir = await tempDir();

@@ -3,7 +3,7 @@ import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { initWorkspace, readJson } from "../support/subagent.ts";
 import { runNextAction, shellWords } from "../support/next_actions.ts";
-import { RecordFileSchema } from "../../lib/core/records.ts";
+import { RecordFileSchema } from "../../lib/core/record/record.ts";
 import { join } from "../../lib/core/std.ts";
 
 const MARKER = "SECRET-PROMPT-MARKER-7f3a";

@@ -10,7 +10,7 @@ import {
   writeBatchOnDisk,
 } from "../support/subagent.ts";
 import { runNextAction } from "../support/next_actions.ts";
-import { displayPath } from "../../lib/core/paths.ts";
+import { displayPath } from "../../lib/core/project/paths.ts";
 import { join } from "../../lib/core/std.ts";
 
 const DAY = 86_400_000;

@@ -11,7 +11,7 @@ import {
 import { swarmWorkspace } from "../support/swarm.ts";
 import { tempDir } from "../support/temp.ts";
 import type { Workspace } from "../support/request_fixture.ts";
-import { SwarmPlanSchema } from "../../lib/core/swarm_plan.ts";
+import { SwarmPlanSchema } from "../../lib/swarm/_plan_file.ts";
 
 const ALL = ["ui", "rd-planning", "qa-test-cases"];
 

@@ -3,8 +3,8 @@ import { runActions, runNextAction } from "../support/next_actions.ts";
 import { readyRequest, transition } from "../support/request_fixture.ts";
 import { CLAUDE, swarmWorkspace, writePrd, writeScan } from "../support/swarm.ts";
 import { exists, tempDir } from "../support/temp.ts";
-import { SwarmPlanSchema } from "../../lib/core/swarm_plan.ts";
-import { DagSchema } from "../../lib/core/dag.ts";
+import { SwarmPlanSchema } from "../../lib/swarm/_plan_file.ts";
+import { DagSchema } from "../../lib/core/dag/dag.ts";
 
 async function readPlan(root: string, sid: string) {
   const text = await Deno.readTextFile(`${root}/.peaks/_runtime/${sid}/sc/swarm-plan.json`);

@@ -9,7 +9,7 @@
  */
 import { assertEquals } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
-import type { FlagDef } from "../../lib/cli/spec.ts";
+import type { FlagDef } from "../../lib/core/command/spec.ts";
 import { isPathFlag, loadCommands } from "./cases.ts";
 import { type Fixture, freshFixture } from "./fixture.ts";
 import { big, UNICODE } from "./model.ts";

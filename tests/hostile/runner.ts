@@ -30,7 +30,13 @@ export function readOnlySupport(): Promise<"unshare" | "chmod" | "none"> {
     if (Deno.uid() !== 0) return "chmod";
     try {
       const probe = await new Deno.Command("unshare", {
-        args: ["-m", "sh", "-c", "mount --bind / /mnt 2>/dev/null; true"],
+        // The read-only cases run `mount` inside the namespace: without it they are skipped.
+        args: [
+          "-m",
+          "sh",
+          "-c",
+          "command -v mount >/dev/null || exit 1; mount --bind / /mnt 2>/dev/null; true",
+        ],
         stdout: "null",
         stderr: "null",
       }).output();

@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
-import type { FlagDef } from "../../lib/cli/spec.ts";
+import type { FlagDef } from "../../lib/core/command/spec.ts";
 import { loadCommands } from "./cases.ts";
 import { type Fixture, freshFixture } from "./fixture.ts";
 import { type Outcome, runLocal, runReal } from "./runner.ts";

@@ -3,7 +3,7 @@
  * locked read-modify-write increment of a JSON counter.
  */
 import { z } from "zod";
-import { updateJson } from "../../lib/core/store.ts";
+import { updateJson } from "../../lib/core/fs/json.ts";
 
 const CounterSchema = z.object({ count: z.number().int(), writers: z.array(z.string()) });
 

@@ -9,7 +9,7 @@
  */
 import { baseEnv, peaksArgs } from "./cli.ts";
 import { checkState } from "./state_check.ts";
-import { MAX_HEARTBEATS } from "../../lib/core/record_names.ts";
+import { MAX_HEARTBEATS } from "../../lib/core/record/names_light.ts";
 
 export interface LoadOptions {
   root: string;

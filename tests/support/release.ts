@@ -4,7 +4,7 @@
  * environment.
  */
 import { join } from "../../lib/core/std.ts";
-import { packageTarget, sha256Hex, writeChecksums } from "../../release/package.ts";
+import { packageTarget, PLUGIN_FILES, sha256Hex, writeChecksums } from "../../release/package.ts";
 import { hostTarget, type Target } from "../../release/targets.ts";
 import { REPO } from "./cli.ts";
 import { writeText } from "./temp.ts";
@@ -21,14 +21,15 @@ export function standInScript(version: string): string {
 }
 
 /**
- * A source tree laid out like the repository: its license files and skills/,
+ * A source tree laid out like the repository: its license files, plugin manifests and skills/,
  * plus the given extra skill files. README.md is the repository's when it has one.
  */
 export async function fixtureRoot(dir: string, skills: Record<string, string>): Promise<string> {
   const root = join(dir, "root");
   // The fixture's own skills only, so what the tests expect does not follow the real bundle.
   await Deno.mkdir(join(root, "skills"), { recursive: true });
-  for (const file of ["LICENSE", "THIRD_PARTY_LICENSES.md"]) {
+  await Deno.mkdir(join(root, ".claude-plugin"));
+  for (const file of ["LICENSE", "THIRD_PARTY_LICENSES.md", ...PLUGIN_FILES]) {
     await Deno.copyFile(join(REPO, file), join(root, file));
   }
   const readme = await Deno.readTextFile(join(REPO, "README.md")).catch(() => "# peaks\n");

@@ -5,17 +5,17 @@
  * Used after fault injection, load runs and hostile-input cases.
  */
 import { join, relative } from "../../lib/core/std.ts";
-import { SessionBindingSchema, SessionMetaSchema } from "../../lib/core/session.ts";
-import { ContextReadingSchema, PresenceSchema } from "../../lib/core/presence.ts";
-import { PreferencesSchema } from "../../lib/core/preferences.ts";
-import { type DispatchRecord, RecordFileSchema } from "../../lib/core/records.ts";
-import { isRecordFileName, isTerminal, MAX_HEARTBEATS } from "../../lib/core/record_names.ts";
-import { type Batch, BatchSchema } from "../../lib/core/batches.ts";
-import { ChannelSchema } from "../../lib/core/channel.ts";
-import { parseRequest } from "../../lib/core/request_file.ts";
-import { ScanResultSchema } from "../../lib/core/scan_result.ts";
-import { OverrideLedgerSchema } from "../../lib/request/overrides.ts";
-import { readHistory } from "../../lib/core/request_history.ts";
+import { SessionBindingSchema, SessionMetaSchema } from "../../lib/core/session/session.ts";
+import { ContextReadingSchema, PresenceSchema } from "../../lib/core/presence/presence.ts";
+import { PreferencesSchema } from "../../lib/core/preferences/preferences.ts";
+import { type DispatchRecord, RecordFileSchema } from "../../lib/core/record/record.ts";
+import { isRecordFileName, isTerminal, MAX_HEARTBEATS } from "../../lib/core/record/names_light.ts";
+import { type Batch, BatchSchema } from "../../lib/core/batch/batch.ts";
+import { ChannelSchema } from "../../lib/core/batch/channel.ts";
+import { parseRequest } from "../../lib/core/request/file.ts";
+import { ScanResultSchema } from "../../lib/core/scan/result.ts";
+import { OverrideLedgerSchema } from "../../lib/request/_overrides.ts";
+import { readHistory } from "../../lib/core/request/history.ts";
 import type { z } from "zod";
 
 export interface StateReport {
@@ -271,7 +271,7 @@ function checkLedgers(report: StateReport): void {
       lines.push(...request.history.filter((line) => line.includes("allow-incomplete (")));
     }
     // An entry without its history line is a transition killed before its request was
-    // written: it never happened, and readers do not count it (lib/request/overrides.ts).
+    // written: it never happened, and readers do not count it (lib/request/_overrides.ts).
     for (const entry of ledger.entries) {
       const hit = lines.some((l) => l.startsWith(`${entry.at} `) && l.includes(entry.reason));
       if (!hit) report.orphanOverrides.push(`${rel}: ${entry.at} (${entry.reason})`);

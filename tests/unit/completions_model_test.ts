@@ -1,11 +1,11 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { buildCompletionModel } from "../../lib/cli/completions/model.ts";
-import { COMMANDS } from "../../lib/cli/table.ts";
-import { defineCommand, type FlagDefs } from "../../lib/cli/spec.ts";
-import { flag } from "../../lib/cli/flag.ts";
+import { COMMANDS, GROUPS } from "../../lib/cli/table.ts";
+import { defineCommand, type FlagDefs } from "../../lib/core/command/spec.ts";
+import { flag } from "../../lib/core/command/flag.ts";
 
 Deno.test("the completion model covers every visible command, flag and allowed value in the table", async () => {
-  const model = await buildCompletionModel();
+  const model = await buildCompletionModel(COMMANDS, GROUPS);
   const visible = COMMANDS.filter((c) => !c.hidden);
   assertEquals(model.commands.map((c) => c.name), visible.map((c) => c.name));
   for (const entry of visible) {
@@ -45,7 +45,7 @@ Deno.test("a value that is unsafe to embed in a shell script is refused, not quo
         name: "demo run",
         summary: "x",
         load: () => Promise.resolve({ default: bad }),
-      }]),
+      }], GROUPS),
     Error,
     "cannot put",
   );

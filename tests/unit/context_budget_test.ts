@@ -7,10 +7,10 @@ import {
   tierFor,
   tokenBudgetFor,
   utf8Bytes,
-} from "../../lib/context/budget.ts";
-import { assertUnderHardLimit } from "../../lib/context/governance.ts";
+} from "../../lib/core/prompt_budget/budget.ts";
+import { assertUnderHardLimit } from "../../lib/core/prompt_budget/governance.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
-import { IDES } from "../../lib/core/ide.ts";
+import { IDES } from "../../lib/core/ide/ide.ts";
 
 Deno.test("tokens are UTF-8 bytes / 4, rounded up", () => {
   assertEquals(estimateTokens(0), 0);

@@ -4,11 +4,11 @@ import {
   compressPrompt,
   describeFailure,
   headroomSettings,
-} from "../../lib/context/headroom.ts";
-import { governPrompt, type GovernRequest } from "../../lib/context/governance.ts";
-import { ideById } from "../../lib/core/ide.ts";
-import { projectLayout } from "../../lib/core/paths.ts";
-import type { Project } from "../../lib/core/project.ts";
+} from "../../lib/core/prompt_budget/_headroom.ts";
+import { governPrompt, type GovernRequest } from "../../lib/core/prompt_budget/governance.ts";
+import { ideById } from "../../lib/core/ide/ide.ts";
+import { projectLayout } from "../../lib/core/project/paths.ts";
+import type { Project } from "../../lib/core/project/project.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
 import { answer, deadPort, fakeHeadroomProxy } from "../support/headroom_proxy.ts";
 import { tempDir, writeText } from "../support/temp.ts";

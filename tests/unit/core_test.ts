@@ -1,15 +1,15 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "@std/assert";
-import { redact } from "../../lib/core/redact.ts";
+import { redact } from "../../lib/cli/redact.ts";
 import { assertId, isValidId, newSessionId, printable } from "../../lib/core/ids.ts";
-import { createFileExclusive, writeFileAtomic } from "../../lib/core/atomic.ts";
-import { guardPath } from "../../lib/core/guard.ts";
-import { withLock } from "../../lib/core/lock.ts";
-import { readValidated, updateJson } from "../../lib/core/store.ts";
+import { createFileExclusive, writeFileAtomic } from "../../lib/core/fs/files.ts";
+import { guardPath } from "../../lib/core/project/guard.ts";
+import { withLock } from "../../lib/core/fs/lock.ts";
+import { readValidated, updateJson } from "../../lib/core/fs/json.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
-import { projectLayout } from "../../lib/core/paths.ts";
+import { projectLayout } from "../../lib/core/project/paths.ts";
 import { shellQuote } from "../../lib/core/shell.ts";
-import { withGitignoreBlock } from "../../lib/core/workspace.ts";
-import { contextAction } from "../../lib/core/presence.ts";
+import { withGitignoreBlock } from "../../lib/core/project/workspace.ts";
+import { contextAction } from "../../lib/core/presence/presence_light.ts";
 import { z } from "zod";
 import { tempDir } from "../support/temp.ts";
 

@@ -5,15 +5,15 @@ import {
   type DagAnalysis,
   DagSchema,
   parseDag,
-} from "../../lib/core/dag.ts";
+} from "../../lib/core/dag/dag.ts";
 import {
   type NodeProgress,
   type NodeState,
   pendingProgress,
   stateOf,
-} from "../../lib/core/dag_progress.ts";
+} from "../../lib/core/dag/progress.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
-import { decideNext } from "../../lib/subagent/dag_schedule.ts";
+import { decideNext } from "../../lib/subagent/dag/_schedule.ts";
 
 const node = (id: string, foundation = false) => ({ id, role: "rd", prompt: id, foundation });
 

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch, assertNotEquals, assertThrows } from "@std/assert";
-import { dagHash, DagSchema, parseDag } from "../../lib/core/dag.ts";
+import { dagHash, DagSchema, parseDag } from "../../lib/core/dag/dag.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
 
 const node = (id: string, extra: Record<string, unknown> = {}) => ({

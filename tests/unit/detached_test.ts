@@ -1,17 +1,17 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { probeLease, runNameFor } from "../../lib/core/detached_runs.ts";
+import { probeLease, runNameFor } from "../../lib/core/detached/runs.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
-import { chooseVendor, VENDORS } from "../../lib/core/vendors.ts";
+import { chooseVendor, VENDORS } from "../../lib/core/ide/vendors.ts";
 import { join } from "../../lib/core/std.ts";
 import {
-  composeDetachedPrompt,
   HISTORY_BOUNDARY,
   refuseHistoryBoundary,
-} from "../../lib/subagent/detached/prompt.ts";
-import { findResult } from "../../lib/subagent/detached/result_scan.ts";
-import { progressAt } from "../../lib/subagent/detached/supervisor.ts";
-import { invocation, VENDOR_CLI } from "../../lib/subagent/detached/vendor_cli.ts";
-import type { RuntimeArgs } from "../../lib/subagent/runtime_args.ts";
+} from "../../lib/subagent/detached/_history_boundary.ts";
+import { composeDetachedPrompt } from "../../lib/subagent/_instructions.ts";
+import { findResult } from "../../lib/subagent/detached/_result_scan.ts";
+import { progressAt } from "../../lib/subagent/detached/_supervised_run.ts";
+import { invocation, VENDOR_CLI } from "../../lib/subagent/detached/_vendor_cli.ts";
+import type { RuntimeArgs } from "../../lib/subagent/dispatch/_runtime_args.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 
 const RESULT = { role: "rd", rid: "001", status: "ok", artefacts: ["a.md"], warnings: [] };

@@ -6,7 +6,8 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import { stampInstaller } from "../../release/installers.ts";
-import { INSTALL_PS1, INSTALL_SH, which } from "../support/release.ts";
+import { INSTALL_PS1, INSTALL_SH } from "../support/release.ts";
+import { needs } from "../support/tools.ts";
 import { tempDir } from "../support/temp.ts";
 import { join } from "../../lib/core/std.ts";
 
@@ -65,9 +66,12 @@ Deno.test("both help texts document every option", async () => {
   }
 });
 
+const shellcheck = await needs("shellcheck");
+const pwsh = await needs("pwsh");
+
 Deno.test({
-  name: "install.sh passes shellcheck as POSIX sh",
-  ignore: (await which("shellcheck")) === undefined,
+  name: `install.sh passes shellcheck as POSIX sh${shellcheck.note}`,
+  ignore: shellcheck.ignore,
   async fn() {
     const out = await new Deno.Command("shellcheck", {
       args: ["-s", "sh", INSTALL_SH],
@@ -78,8 +82,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "install.ps1 parses with PowerShell's parser",
-  ignore: (await which("pwsh")) === undefined,
+  name: `install.ps1 parses with PowerShell's parser${pwsh.note}`,
+  ignore: pwsh.ignore,
   async fn() {
     const script = "$errors = $null; " +
       "[System.Management.Automation.Language.Parser]::ParseFile($args[0], [ref]$null, [ref]$errors)" +
@@ -179,12 +183,13 @@ Deno.test("install.ps1 is well formed and calls only functions it defines or kno
   for (const name of ["Fail", "Say"]) assert(defined.has(name), name);
 });
 
-Deno.test("the release copies of the installers carry the releases address", async () => {
-  const url = "https://github.com/example/peaks/releases";
-  const stampedSh = stampInstaller("install.sh", sh, `${url}/`);
-  assert(stampedSh.includes(`default_download_base='${url}'\n`));
-  const stampedPs1 = stampInstaller("install.ps1", ps1, url);
-  assert(stampedPs1.includes(`$DefaultDownloadBase = '${url}'\n`));
+const STAMP_URL = "https://github.com/example/peaks/releases";
+
+Deno.test("the release copies of the installers carry the releases address", () => {
+  const stampedSh = stampInstaller("install.sh", sh, `${STAMP_URL}/`);
+  assert(stampedSh.includes(`default_download_base='${STAMP_URL}'\n`));
+  const stampedPs1 = stampInstaller("install.ps1", ps1, STAMP_URL);
+  assert(stampedPs1.includes(`$DefaultDownloadBase = '${STAMP_URL}'\n`));
   assertEquals(psStructureErrors(stampedPs1), []);
   let refused = false;
   try {
@@ -193,13 +198,50 @@ Deno.test("the release copies of the installers carry the releases address", asy
     refused = true;
   }
   assert(refused, "a quote in the address must be refused");
-  if (await which("shellcheck")) {
+});
+
+Deno.test({
+  name: `the release copy of install.sh passes shellcheck${shellcheck.note}`,
+  ignore: shellcheck.ignore,
+  async fn() {
     await using dir = await tempDir();
-    await Deno.writeTextFile(join(dir.path, "install.sh"), stampedSh);
+    await Deno.writeTextFile(
+      join(dir.path, "install.sh"),
+      stampInstaller("install.sh", sh, `${STAMP_URL}/`),
+    );
     const out = await new Deno.Command("shellcheck", {
       args: ["-s", "sh", join(dir.path, "install.sh")],
       stdout: "piped",
     }).output();
     assertEquals(out.code, 0, new TextDecoder().decode(out.stdout));
+  },
+});
+
+Deno.test("both installers leave a same-version install alone, with the same words", () => {
+  const said = "is already installed in";
+  for (const [name, text] of [["install.sh", sh], ["install.ps1", ps1]]) {
+    assert(text.includes(`${said} $`) && text.includes("; nothing to replace"), name);
+    // The "installed" line is only printed when something was moved into place.
+    assert(/unchanged.*\n?.*installed peaks/.test(text), `${name}: installed line is not guarded`);
   }
+  assert(sh.includes("if same_install; then"));
+  assert(ps1.includes("$unchanged = Test-SameInstall $PeaksHome $stage $archiveVersion"));
+});
+
+Deno.test("both installers put the plugin manifests in place and list them for the uninstall", () => {
+  for (const [name, text] of [["install.sh", sh], ["install.ps1", ps1]]) {
+    assert(text.includes(".claude-plugin"), name);
+    assert(/dir=\.claude-plugin/.test(text), name);
+  }
+});
+
+Deno.test("neither uninstall takes away what was there before the install", () => {
+  // install.sh: a profile it did not create is kept, emptied at most.
+  assert(sh.includes('[ "$2" = created-profile ]'));
+  assert(sh.includes('"$profile_kind=$profile"'));
+  // install.ps1: the user PATH entry is listed only when this installer added it.
+  const added = ps1.indexOf("if (Update-UserPath $bin $true) {");
+  const listed = ps1.indexOf('$pathEntries += "path=$bin"');
+  const otherwise = ps1.indexOf("} else {", added);
+  assert(added !== -1 && added < listed && listed < otherwise, "path= is recorded only when added");
 });

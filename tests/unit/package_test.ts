@@ -5,13 +5,14 @@
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
-import { VERSION } from "../../lib/cli/version.ts";
+import { VERSION } from "../../lib/core/command/build.ts";
 import { crc32, tarGz, zip } from "../../release/archive.ts";
 import { packageTarget, projectVersion, sha256Hex, writeChecksums } from "../../release/package.ts";
 import { ReleaseError } from "../../release/errors.ts";
 import { archiveName, TARGETS } from "../../release/targets.ts";
 import { FIXED_TIME, fixtureRoot, standInScript, which } from "../support/release.ts";
 import { exists, tempDir } from "../support/temp.ts";
+import { REPO } from "../support/cli.ts";
 
 const posix = Deno.build.os !== "windows";
 const text = (s: string) => new TextEncoder().encode(s);
@@ -117,7 +118,7 @@ Deno.test("the same inputs and timestamp give byte-identical archives", async ()
   assertEquals(await zip(ENTRIES, FIXED_TIME), await zip(ENTRIES, FIXED_TIME));
 });
 
-Deno.test("packageTarget ships the binary, the license files and the skills tree", async () => {
+Deno.test("packageTarget ships the binary, the license files, the skills tree and the plugin manifests", async () => {
   await using dir = await tempDir();
   const root = await fixtureRoot(dir.path, {
     "peaks-code/SKILL.md": "skill\n",
@@ -143,7 +144,15 @@ Deno.test("packageTarget ships the binary, the license files and the skills tree
     "skills/peaks-code/SKILL.md",
     "skills/peaks-code/references/",
     "skills/peaks-code/references/runbook.md",
+    ".claude-plugin/",
+    ".claude-plugin/plugin.json",
+    ".claude-plugin/marketplace.json",
+    ".claude-plugin/icon.png",
   ]);
+  assertEquals(
+    files[".claude-plugin/plugin.json"].data,
+    await Deno.readFile(join(REPO, ".claude-plugin", "plugin.json")),
+  );
   assertEquals(files["peaks.exe"].mode, 0o755);
   assertEquals(new TextDecoder().decode(files["peaks.exe"].data), standInScript("2.0.0"));
   assertStringIncludes(

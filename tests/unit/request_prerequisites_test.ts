@@ -1,9 +1,9 @@
 import { assertEquals, assertMatch } from "@std/assert";
-import { projectLayout } from "../../lib/core/paths.ts";
-import { STANDARDS_BEGIN, STANDARDS_END } from "../../lib/core/standards_block.ts";
-import { REQUEST_TYPES, type RequestRole, type RequestType } from "../../lib/core/request_file.ts";
-import { checkRequirements } from "../../lib/core/artefact_check.ts";
-import { requirementsFor } from "../../lib/request/prerequisites.ts";
+import { projectLayout } from "../../lib/core/project/paths.ts";
+import { STANDARDS_BEGIN, STANDARDS_END } from "../../lib/core/standards/block.ts";
+import { REQUEST_TYPES, type RequestRole, type RequestType } from "../../lib/core/request/file.ts";
+import { checkRequirements } from "../../lib/core/request/requirements.ts";
+import { requirementsFor } from "../../lib/request/_prerequisites.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 
 const SID = "2026-01-01-session-abc123";

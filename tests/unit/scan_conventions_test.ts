@@ -1,14 +1,14 @@
 import { assert, assertEquals } from "@std/assert";
-import { gatherFacts } from "../../lib/project/facts.ts";
-import { scanProject } from "../../lib/project/scan.ts";
-import { extractConventions, TO_COMPLETE } from "../../lib/project/existing_system.ts";
+import { gatherFacts } from "../../lib/core/scan/facts.ts";
+import { scanProject } from "../../lib/core/scan/scan.ts";
+import { extractConventions, TO_COMPLETE } from "../../lib/core/scan/existing_system.ts";
 import {
   EXISTING_BEGIN,
   EXISTING_END,
   mergeDocument,
   readConventionSections,
   renderDocument,
-} from "../../lib/project/existing_system_doc.ts";
+} from "../../lib/core/scan/existing_system_doc.ts";
 import { copyFixture } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp.ts";
 

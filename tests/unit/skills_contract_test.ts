@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
-import { checkSkillFile } from "../../lib/skills/frontmatter.ts";
+import { checkSkillFile } from "../../lib/core/skills/_frontmatter.ts";
 import { REPO } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { checkSkillsTree, commandMentions, markdownFiles } from "../support/skill_contract.ts";
@@ -100,4 +100,25 @@ Deno.test("the skills state the obligations the CLI cannot enforce", async () =>
       assertMatch(text, rule, `${role}: ${rule}`);
     }
   }
+});
+
+Deno.test("the orchestrator checks that peaks is installed and names every install route", async () => {
+  const code = await read("peaks-code/SKILL.md");
+  const missing = code.indexOf("## When `peaks` is not installed");
+  const startup = code.indexOf("## Startup");
+  assert(missing !== -1 && missing < startup, "the check comes before Startup");
+  const section = code.slice(missing, startup).replace(/\s+/g, " ");
+  assertMatch(section, /Check once, before Startup: `peaks --version`/);
+  for (
+    const route of [
+      /`curl -fsSL <releases>\/latest\/download\/install\.sh \| sh`/,
+      /`irm <releases>\/latest\/download\/install\.ps1 \| iex`/,
+      /`SHA256SUMS` and `install\.sh` from a release/,
+      /`deno task install:peaks` in the clone/,
+    ]
+  ) {
+    assertMatch(section, route);
+  }
+  const config = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
+  assert("install:peaks" in config.tasks, "the skill names a task deno.json has");
 });

@@ -1,7 +1,11 @@
 import { assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
-import { locateSkillsSource, readSkillsSource, type SourceProbe } from "../../lib/skills/source.ts";
+import {
+  locateSkillsSource,
+  readSkillsSource,
+  type SourceProbe,
+} from "../../lib/core/skills/source.ts";
 import { fakeCtx } from "../support/ctx.ts";
 import { tempDir } from "../support/temp.ts";
 import { skillMd, standardTree, writeTree } from "../support/skill_tree.ts";

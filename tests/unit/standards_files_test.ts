@@ -3,15 +3,15 @@ import {
   checkStandardsBlock,
   STANDARDS_BEGIN,
   STANDARDS_END,
-} from "../../lib/core/standards_block.ts";
+} from "../../lib/core/standards/block.ts";
 import {
   classifyBlock,
   planMarkdownTarget,
   planOwnedFile,
   renderBlock,
-} from "../../lib/project/standards_files.ts";
-import { renderBlockBody } from "../../lib/project/standards_render.ts";
-import { scanProject } from "../../lib/project/scan.ts";
+} from "../../lib/core/standards/files.ts";
+import { renderBlockBody } from "../../lib/core/standards/render.ts";
+import { scanProject } from "../../lib/core/scan/scan.ts";
 import { copyFixture, FIXTURE_NAMES } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp.ts";
 

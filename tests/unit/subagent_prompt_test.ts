@@ -3,12 +3,12 @@ import {
   COMMIT_POLICY_TITLE,
   composePrompt,
   needsMcpCheck,
-} from "../../lib/subagent/prompt_blocks.ts";
-import type { RuntimeArgs } from "../../lib/subagent/runtime_args.ts";
-import { pointerPrompt } from "../../lib/subagent/tool_call.ts";
-import { pickVendor } from "../../lib/subagent/ide_not_supported.ts";
-import { keyGlob } from "../../lib/subagent/channel_access.ts";
-import { ideById } from "../../lib/core/ide.ts";
+} from "../../lib/subagent/_instructions.ts";
+import type { RuntimeArgs } from "../../lib/subagent/dispatch/_runtime_args.ts";
+import { pointerPrompt } from "../../lib/subagent/dispatch/_tool_call.ts";
+import { pickVendor } from "../../lib/subagent/dispatch/_ide_not_supported.ts";
+import { keyGlob } from "../../lib/subagent/_channel_access.ts";
+import { ideById } from "../../lib/core/ide/ide.ts";
 import { shellWords } from "../support/next_actions.ts";
 
 function args(overrides: Partial<RuntimeArgs> = {}): RuntimeArgs {

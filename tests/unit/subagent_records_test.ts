@@ -1,12 +1,12 @@
 import { assert, assertEquals, assertMatch, assertNotEquals, assertThrows } from "@std/assert";
-import { migrateRecord, parseRecord } from "../../lib/core/records.ts";
+import { migrateRecord, parseRecord } from "../../lib/core/record/record.ts";
 import {
   assertRole,
   isRecordFileName,
   RECORD_VERSION,
   recordFileName,
   roleFileName,
-} from "../../lib/core/record_names.ts";
+} from "../../lib/core/record/names_light.ts";
 import { ID_PATTERN } from "../../lib/core/ids.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
 import { makeRecord } from "../support/subagent.ts";

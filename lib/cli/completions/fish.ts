@@ -87,7 +87,12 @@ function __${p}_arg_values
 ${switchBlock(`"$argv[1]|$argv[2]"`, args)}
 end
 
-function __${p}_candidates
+${fishCompleter(p)}`;
+}
+
+/** The completer: walks the words typed so far, then prints what fits. */
+function fishCompleter(p: string): string {
+  return `function __${p}_candidates
     set -l tokens (commandline -opc)
     set -l cur (commandline -ct)
     set -e tokens[1]

@@ -3,9 +3,9 @@
  * command's declaration: the same source as the parser and `--help`, so
  * completions never offer a flag or value the CLI would refuse.
  */
-import { type CommandEntry, COMMANDS, GROUPS } from "../table.ts";
+import type { CommandEntry } from "../entry.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
-import type { AnyCommand, FlagDefs } from "../spec.ts";
+import type { AnyCommand, FlagDefs } from "../../core/command/spec.ts";
 
 export interface CompletionFlag {
   /** With the dashes: `--agent`. */
@@ -86,8 +86,10 @@ export function globalCompletionFlags(): CompletionFlag[] {
   return flags;
 }
 
+/** `entries` and `groups` are the command table's (passed in: the table loads this module). */
 export async function buildCompletionModel(
-  entries: CommandEntry[] = COMMANDS,
+  entries: CommandEntry[],
+  groups: Record<string, string>,
 ): Promise<CompletionModel> {
   const visible = entries.filter((e) => !e.hidden);
   const specs = await Promise.all(visible.map(async (e) => (await e.load()).default));
@@ -101,7 +103,7 @@ export async function buildCompletionModel(
     else {
       if (!subcommands[first]) {
         subcommands[first] = [];
-        top.push({ word: first, summary: oneLine(GROUPS[first] ?? "") });
+        top.push({ word: first, summary: oneLine(groups[first] ?? "") });
       }
       subcommands[first].push({ word: second, summary: oneLine(entry.summary) });
     }

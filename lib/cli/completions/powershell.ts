@@ -74,7 +74,12 @@ ${values.join("\n")}
 ${args.join("\n")}
     }
 
-    function Get-FlagValue([string]$command, [string]$flag) {
+${powershellCompleter()}`;
+}
+
+/** The completer: walks the tokens before the cursor, then offers what fits. */
+function powershellCompleter(): string {
+  return `    function Get-FlagValue([string]$command, [string]$flag) {
         if ($values.ContainsKey("$command|$flag")) { return ,$values["$command|$flag"] }
         if ($values.ContainsKey("|$flag")) { return ,$values["|$flag"] }
         return $null

@@ -91,7 +91,12 @@ ${caseBlock(args)}
   esac
 }
 
-# $1: the word being completed; then the words typed before it, after "${p}".
+${zshCompleter(p)}`;
+}
+
+/** The completer: the candidates for the words typed so far, handed to zsh. */
+function zshCompleter(p: string): string {
+  return `# $1: the word being completed; then the words typed before it, after "${p}".
 # Prints candidates as word<TAB>description (or bare words); "@path" asks for file names.
 _peaks_candidates() {
   local cur=$1

@@ -1,2 +1,0 @@
-/** Kept equal to deno.json's "version" by a test. */
-export const VERSION = "2.0.0";

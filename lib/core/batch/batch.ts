@@ -1,0 +1,165 @@
+/**
+ * Batch files (`.peaks/_sub_agents/<sid>/batch-<batchId>.json`): the counter
+ * that numbers a batch's members and the list of their record files. Members
+ * join under the batch file's lock, so numbers are unique under any
+ * concurrency. Joining is crash-safe: the numbers and record names are first
+ * written as `pending` (the intent), then the records are created, then they
+ * move into `members`. A writer killed in between leaves a pending entry that
+ * readers resolve (a member when its record exists, nothing otherwise) and the
+ * next joiner settles on disk, so a number is never handed out twice and a
+ * record is never left outside its batch.
+ */
+import { z } from "../zod.ts";
+import { isNotFound } from "../errors.ts";
+import type { Project } from "../project/project.ts";
+import { readValidated, updateJson } from "../fs/json.ts";
+import { writeJsonAtomic } from "../fs/files.ts";
+import { commandLine } from "../shell.ts";
+
+export const BATCH_VERSION = 1;
+
+/** More members than this in one batch is worth a warning (BATCH_OVER_LIMIT), not an error. */
+export const BATCH_SOFT_LIMIT = 6;
+
+export const BatchMemberSchema = z.object({
+  n: z.number().int().min(1),
+  role: z.string(),
+  requestId: z.string(),
+  /** The record's file name in the same folder. */
+  record: z.string(),
+  addedAt: z.string(),
+});
+export type BatchMember = z.infer<typeof BatchMemberSchema>;
+
+export const BatchSchema = z.looseObject({
+  version: z.literal(BATCH_VERSION),
+  batchId: z.string(),
+  sessionId: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  count: z.number().int().min(0),
+  members: z.array(BatchMemberSchema),
+  /** Numbers handed out whose records may not exist yet (a join in progress or killed). */
+  pending: z.array(BatchMemberSchema).optional(),
+});
+export type Batch = z.infer<typeof BatchSchema>;
+
+function batchReadOptions(path: string) {
+  return {
+    what: "batch file",
+    repair: [commandLine(["mv", path, `${path}.corrupt`])],
+  };
+}
+
+async function recordExists(project: Project, sid: string, name: string): Promise<boolean> {
+  try {
+    await Deno.lstat(project.layout.dispatchRecord(sid, name));
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Folds pending entries into the members: those whose record exists become
+ * members (records are created in order, so they form a prefix), the rest are
+ * dropped and their numbers given back.
+ */
+export async function settlePending(project: Project, sid: string, batch: Batch): Promise<Batch> {
+  if (!batch.pending) return batch;
+  const members = [...batch.members];
+  for (const entry of batch.pending) {
+    if (!(await recordExists(project, sid, entry.record))) break;
+    members.push(entry);
+  }
+  const { pending: _, ...rest } = batch;
+  return { ...rest, members, count: members.at(-1)?.n ?? 0 };
+}
+
+/** The batch as readers see it: pending entries already settled (nothing is written). */
+export async function readBatch(project: Project, sid: string, batchId: string) {
+  const path = project.layout.batch(sid, batchId);
+  const batch = await readValidated(path, BatchSchema, batchReadOptions(path));
+  return batch && await settlePending(project, sid, batch);
+}
+
+export interface Joining {
+  role: string;
+  requestId: string;
+  /** The record file name (in the session folder) the member's record will have. */
+  record: string;
+}
+
+/**
+ * Adds members to a batch (creating it when new). The numbers are reserved
+ * on disk first; then `create(n, member)` is called for each member while the
+ * lock is held and must create `member.record` (or throw). If a create fails,
+ * the members created before it are still recorded and the error propagates.
+ * `annotate` sees the batch (new or current) under the lock before anyone
+ * joins; throwing from it leaves the file untouched, and what it changes is
+ * written with the members.
+ */
+export async function joinBatch(
+  project: Project,
+  sid: string,
+  batchId: string,
+  joining: Joining[],
+  now: Date,
+  create: (n: number, member: Joining) => Promise<void>,
+  annotate?: (batch: Batch) => void,
+): Promise<{ numbers: number[]; batch: Batch }> {
+  const path = project.layout.batch(sid, batchId);
+  let failure: unknown;
+  const result = await updateJson(path, BatchSchema, batchReadOptions(path), async (current) => {
+    const at = now.toISOString();
+    const settled: Batch = current ? await settlePending(project, sid, current) : {
+      version: BATCH_VERSION,
+      batchId,
+      sessionId: sid,
+      createdAt: at,
+      updatedAt: at,
+      count: 0,
+      members: [],
+    };
+    annotate?.(settled);
+    const reserved = joining.map((member, i) => ({
+      n: settled.count + i + 1,
+      role: member.role,
+      requestId: member.requestId,
+      record: member.record,
+      addedAt: at,
+    }));
+    await writeJsonAtomic(path, {
+      ...settled,
+      count: settled.count + reserved.length,
+      updatedAt: at,
+      pending: reserved,
+    });
+    const batch: Batch = { ...settled, members: [...settled.members] };
+    const numbers: number[] = [];
+    for (const [i, entry] of reserved.entries()) {
+      try {
+        await create(entry.n, joining[i]);
+      } catch (error) {
+        failure = error;
+        break;
+      }
+      batch.members.push(entry);
+      batch.count = entry.n;
+      numbers.push(entry.n);
+    }
+    batch.updatedAt = at;
+    if (!current && numbers.length === 0) {
+      // Nothing joined a batch that did not exist: take the intent back off the disk.
+      await Deno.remove(path).catch(() => {});
+      return { result: { numbers, batch } };
+    }
+    // Always written: it replaces the intent above with what was really created.
+    return { value: batch, result: { numbers, batch } };
+  });
+  if (failure !== undefined) throw failure;
+  return result;
+}
+
+export { type BatchFileInfo, listBatchFiles } from "./files_light.ts";

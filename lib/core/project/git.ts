@@ -1,0 +1,141 @@
+/**
+ * The little git peaks needs: the commit a sub-agent started from, and the
+ * commits that appeared on the branch since (sub-agents must not commit).
+ * `git` is the only program the binary may run besides the vendor CLIs.
+ */
+import { dirname, join } from "../std.ts";
+
+export interface GitHead {
+  head: string;
+  /** The branch name, or "HEAD" when detached. */
+  branch: string;
+}
+
+async function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
+  try {
+    const result = await new Deno.Command("git", {
+      args,
+      cwd: root,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+      env: { GIT_OPTIONAL_LOCKS: "0" },
+    }).output();
+    return { ok: result.success, out: new TextDecoder().decode(result.stdout) };
+  } catch {
+    // git missing or not allowed: behave as outside a repository.
+    return { ok: false, out: "" };
+  }
+}
+
+/** The nearest `.git` entry at or above `dir` (a checkout, worktree or submodule), if any. */
+async function findGitEntry(dir: string): Promise<{ path: string; isDirectory: boolean } | null> {
+  let current = dir;
+  while (true) {
+    try {
+      const path = join(current, ".git");
+      return { path, isDirectory: (await Deno.lstat(path)).isDirectory };
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return null;
+      current = parent;
+    }
+  }
+}
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/**
+ * HEAD read straight from a plain `.git` folder (loose ref or packed-refs),
+ * which saves starting git on every dispatch. Undefined when the layout is
+ * anything else (a worktree's `.git` file, reftable): then git itself answers.
+ */
+async function readHeadFiles(gitDir: string): Promise<GitHead | null | undefined> {
+  try {
+    if (await Deno.lstat(join(gitDir, "reftable")).then(() => true, () => false)) return undefined;
+    const head = (await Deno.readTextFile(join(gitDir, "HEAD"))).trim();
+    if (SHA.test(head)) return { head, branch: "HEAD" };
+    const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1];
+    if (!ref || ref.split("/").includes("..")) return undefined;
+    const branch = ref.slice("refs/heads/".length);
+    const loose = await Deno.readTextFile(join(gitDir, ...ref.split("/"))).then(
+      (t) => t.trim(),
+      () => "",
+    );
+    if (SHA.test(loose)) return { head: loose, branch };
+    const packed = await Deno.readTextFile(join(gitDir, "packed-refs")).catch(() => "");
+    for (const line of packed.split("\n")) {
+      const [sha, name] = line.trim().split(" ");
+      if (name === ref && SHA.test(sha)) return { head: sha, branch };
+    }
+    return null; // a branch without commits yet
+  } catch {
+    return undefined;
+  }
+}
+
+/** HEAD and branch of the repository at `root`; null outside a repository or before the first commit. */
+export async function readGitHead(root: string): Promise<GitHead | null> {
+  // Starting a process costs a few milliseconds on every dispatch; skip it where git has nothing to say.
+  const entry = await findGitEntry(root);
+  if (!entry) return null;
+  if (entry.isDirectory) {
+    const fromFiles = await readHeadFiles(entry.path);
+    if (fromFiles !== undefined) return fromFiles;
+  }
+  const result = await git(root, ["rev-parse", "HEAD", "--abbrev-ref", "HEAD"]);
+  if (!result.ok) return null;
+  const [head, branch] = result.out.trim().split("\n");
+  if (!/^[0-9a-f]{40,64}$/.test(head ?? "")) return null;
+  return { head, branch: branch || "HEAD" };
+}
+
+export interface Commit {
+  sha: string;
+  subject: string;
+}
+
+export const COMMITS_SHOWN = 50;
+
+/**
+ * Commits reachable from HEAD but not from `since`, newest first (at most
+ * COMMITS_SHOWN). Undefined when git cannot answer (the commit is gone, no repo).
+ */
+export async function commitsSince(root: string, since: string): Promise<Commit[] | undefined> {
+  if (!/^[0-9a-f]{40,64}$/.test(since)) return undefined;
+  const result = await git(root, [
+    "log",
+    `--max-count=${COMMITS_SHOWN}`,
+    "--format=%H %s",
+    `${since}..HEAD`,
+  ]);
+  if (!result.ok) return undefined;
+  return result.out.split("\n").filter(Boolean).map((line) => {
+    const space = line.indexOf(" ");
+    return space === -1
+      ? { sha: line, subject: "" }
+      : { sha: line.slice(0, space), subject: line.slice(space + 1) };
+  });
+}
+
+/**
+ * Which of `names` (paths relative to `root`) are neither tracked nor
+ * ignored by git; an untracked folder is reported once, as `name/`.
+ * Undefined outside a checkout or when git cannot answer. Reads only.
+ */
+export async function untrackedPaths(root: string, names: string[]): Promise<string[] | undefined> {
+  if (!(await findGitEntry(root))) return undefined;
+  if (!names.length) return [];
+  const result = await git(root, [
+    "--literal-pathspecs",
+    "ls-files",
+    "-z",
+    "--others",
+    "--exclude-standard",
+    "--directory",
+    "--",
+    ...names,
+  ]);
+  if (!result.ok) return undefined;
+  return result.out.split("\0").filter(Boolean).sort();
+}

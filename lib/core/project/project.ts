@@ -1,0 +1,73 @@
+import { dirname, join, resolve } from "../std.ts";
+import { isNotFound, PeaksError } from "../errors.ts";
+import type { Ctx } from "../command/ctx.ts";
+import { type Layout, PEAKS_DIR, projectLayout } from "./paths.ts";
+import { type GuardOptions, guardPath } from "./guard.ts";
+import { exists, isDirectory } from "../fs/files.ts";
+
+export interface Project {
+  root: string;
+  layout: Layout;
+  /** How the root was found: the flag, a workspace, a git top level, or the cwd. */
+  source: "flag" | "workspace" | "git" | "cwd";
+}
+
+/**
+ * Finds the project root: `--project` (must exist; never created), else the
+ * nearest ancestor holding a peaks workspace (`.peaks/_runtime`), searched no
+ * higher than the enclosing git top level, else that git top level, else the
+ * cwd. A bare `.peaks` folder (the install dir in the home folder looks like
+ * one) does not count as a workspace.
+ */
+export async function resolveProject(ctx: Ctx): Promise<Project> {
+  if (ctx.global.project !== undefined) {
+    const wanted = resolve(ctx.cwd, ctx.global.project);
+    let real: string;
+    try {
+      real = await Deno.realPath(wanted);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      throw new PeaksError("PROJECT_NOT_FOUND", `The project directory ${wanted} does not exist.`, {
+        data: { project: wanted },
+        instructions: [
+          "Pass --project the path of an existing directory (peaks never creates it).",
+        ],
+      });
+    }
+    if (!(await isDirectory(real))) {
+      throw new PeaksError("PROJECT_NOT_FOUND", `The project path ${wanted} is not a directory.`, {
+        data: { project: wanted },
+      });
+    }
+    return { root: real, layout: projectLayout(real), source: "flag" };
+  }
+
+  const start = await Deno.realPath(ctx.cwd);
+  let dir = start;
+  while (true) {
+    if (await isDirectory(join(dir, PEAKS_DIR, "_runtime"))) {
+      return { root: dir, layout: projectLayout(dir), source: "workspace" };
+    }
+    if (await exists(join(dir, ".git"))) {
+      return { root: dir, layout: projectLayout(dir), source: "git" };
+    }
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return { root: start, layout: projectLayout(start), source: "cwd" };
+}
+
+/**
+ * Resolves a path flag against the trusted base: the `--project` root when it
+ * was given, else the cwd (which lies inside the detected root).
+ */
+export function guardFlagPath(
+  ctx: Ctx,
+  project: Project,
+  raw: string,
+  options: GuardOptions,
+): Promise<string> {
+  const base = project.source === "flag" ? project.root : ctx.cwd;
+  return guardPath(project.root, base, raw, options);
+}

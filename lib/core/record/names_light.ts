@@ -1,0 +1,124 @@
+/**
+ * What dispatch records are called and the words they use: file names, role
+ * names, statuses, stages. Kept apart from the zod schema in record.ts
+ * because building the schema costs milliseconds that dispatch, which only
+ * writes records, does not need to spend.
+ */
+import { usageError } from "../errors.ts";
+import { isValidId, printable, randomHex } from "../ids.ts";
+import { commandLine } from "../shell.ts";
+import { basename } from "../std.ts";
+
+export const RECORD_VERSION = 1;
+
+export const RECORD_STATUSES = [
+  "queued",
+  "running",
+  "finalizing",
+  "done",
+  "failed",
+  "cancelled",
+  "timeout",
+  "stale",
+  "never-started",
+] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
+
+export const OUTCOMES = ["done", "failed", "cancelled", "timeout"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const STAGES = [
+  "intake",
+  "planning",
+  "gathering",
+  "analyzing",
+  "writing",
+  "testing",
+  "reviewing",
+  "finalizing",
+] as const;
+
+export const ARTIFACT_STATES = ["created", "partial", "failed"] as const;
+
+/** Heartbeats kept per record; older ones are dropped and `truncated` set. */
+export const MAX_HEARTBEATS = 100;
+
+export function isTerminal(status: RecordStatus): boolean {
+  return (OUTCOMES as readonly string[]).includes(status);
+}
+
+const RECORD_FILE = /^dispatch-[A-Za-z0-9][A-Za-z0-9._-]{0,240}\.json$/;
+
+export function isRecordFileName(name: string): boolean {
+  return RECORD_FILE.test(name) && !name.includes("..");
+}
+
+/** The one command offered to get a broken record out of the way (it keeps the bytes). */
+export function quarantineCommand(path: string): string {
+  return commandLine(["mv", path, `${path}.corrupt`]);
+}
+
+// deno-lint-ignore no-control-regex
+const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]/u;
+export const ROLE_MAX = 256;
+
+/** Roles are free-form: 1-256 characters, no control characters, no whitespace. */
+export function assertRole(role: string): string {
+  const length = [...role].length;
+  if (length < 1 || length > ROLE_MAX || CONTROL_OR_SPACE.test(role)) {
+    throw usageError(
+      "INVALID_ROLE",
+      `<role> ${
+        JSON.stringify(printable(role))
+      } is not a valid role: use 1-${ROLE_MAX} characters without whitespace or control characters (e.g. rd, qa-test-cases, ui).`,
+      { data: { argument: "role", example: "rd-planning" } },
+    );
+  }
+  return role;
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: a short stable tag for names that need one. */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
+const ROLE_FILE_MAX = 64;
+
+/**
+ * The role as it appears in file names: the role itself when it is already a
+ * safe identifier of at most 64 characters, else a lowercase slug of it plus
+ * an 8-hex hash of the full role (so two roles never share a name by slugging).
+ */
+export function roleFileName(role: string): string {
+  if (isValidId(role) && role.length <= ROLE_FILE_MAX) return role;
+  const slug = role.toLowerCase().normalize("NFKD").replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[^a-z0-9]+/, "").replace(/-{2,}/g, "-").replace(/\.{2,}/g, ".")
+    .slice(0, ROLE_FILE_MAX - 9).replace(/[-.]+$/, "");
+  return `${slug || "role"}-${shortHash(role)}`;
+}
+
+/**
+ * Milliseconds since the epoch in base 36: eight characters (until 2059), so
+ * names sort by time. Short on purpose: record paths travel in every envelope.
+ */
+export function recordTimestamp(now: Date): string {
+  return now.getTime().toString(36).padStart(8, "0");
+}
+
+/**
+ * `dispatch-<rid>-<role>-<ts>-<rand4>.json`. Two dispatches in the same
+ * millisecond rarely draw the same four hex digits; when they do, exclusive
+ * create fails and the dispatch picks another name.
+ */
+export function recordFileName(rid: string, role: string, now: Date): string {
+  return `dispatch-${rid}-${roleFileName(role)}-${recordTimestamp(now)}-${randomHex(4)}.json`;
+}
+
+export function recordFileOf(path: string): string {
+  return basename(path);
+}

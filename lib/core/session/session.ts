@@ -1,0 +1,149 @@
+import { z } from "../zod.ts";
+import { isNotFound, PeaksError } from "../errors.ts";
+import { isValidId, printable } from "../ids.ts";
+import type { Ctx } from "../command/ctx.ts";
+import { type Project, resolveProject } from "../project/project.ts";
+import { readValidated, updateJson } from "../fs/json.ts";
+import { commandLine, peaksLine } from "../shell.ts";
+
+export const SessionBindingSchema = z.object({
+  sessionId: z.string(),
+  createdAt: z.string(),
+  projectRoot: z.string(),
+});
+export type SessionBinding = z.infer<typeof SessionBindingSchema>;
+
+export const TITLE_MAX = 120;
+
+export const SessionMetaSchema = z.object({
+  sessionId: z.string(),
+  createdAt: z.string(),
+  lastActivity: z.string(),
+  title: z.string().refine((t) => [...t].length <= TITLE_MAX, `at most ${TITLE_MAX} characters`)
+    .optional(),
+});
+export type SessionMeta = z.infer<typeof SessionMetaSchema>;
+
+export interface ResolvedSession {
+  sessionId: string;
+  source: "flag" | "env" | "binding";
+}
+
+export function initCommand(project: Project): string {
+  return peaksLine(project.root, ["workspace", "init"]);
+}
+
+/** The repair of a broken binding file: keep its bytes under another name. */
+export function bindingRepair(project: Project): string {
+  const path = project.layout.sessionBinding;
+  return commandLine(["mv", path, `${path}.corrupt`]);
+}
+
+export function readSessionMeta(project: Project, sid: string): Promise<SessionMeta | undefined> {
+  return readValidated(project.layout.sessionMeta(sid), SessionMetaSchema, {
+    what: "session metadata",
+    repair: [`${initCommand(project)} --session-id ${sid}`],
+  });
+}
+
+export function readBinding(project: Project): Promise<SessionBinding | undefined> {
+  return readValidated(project.layout.sessionBinding, SessionBindingSchema, {
+    what: "session binding",
+    // Moved aside, not deleted: workspace init then binds a fresh session beside the kept bytes.
+    repair: [bindingRepair(project)],
+  });
+}
+
+/**
+ * The session a command works in: `--session-id` > PEAKS_SESSION_ID > the
+ * project's binding. The session must exist; nothing is made up.
+ */
+export async function resolveSession(
+  ctx: Ctx,
+  project: Project,
+  explicit?: string,
+): Promise<ResolvedSession> {
+  let sessionId: string | undefined;
+  let source: ResolvedSession["source"];
+  if (explicit !== undefined) {
+    sessionId = explicit;
+    source = "flag";
+  } else if (ctx.env.get("PEAKS_SESSION_ID")) {
+    sessionId = ctx.env.get("PEAKS_SESSION_ID");
+    source = "env";
+  } else {
+    const binding = await readBinding(project);
+    sessionId = binding?.sessionId;
+    source = "binding";
+  }
+  if (!sessionId) {
+    throw new PeaksError(
+      "NO_ACTIVE_SESSION",
+      `No active peaks session in ${project.root}: run workspace init first.`,
+      { data: { projectRoot: project.root }, nextActions: [initCommand(project)] },
+    );
+  }
+  const origin = source === "flag"
+    ? "--session-id"
+    : source === "env"
+    ? "PEAKS_SESSION_ID"
+    : project.layout.sessionBinding;
+  if (!isValidId(sessionId)) {
+    throw new PeaksError(
+      "INVALID_IDENTIFIER",
+      `The session id ${
+        JSON.stringify(printable(sessionId))
+      } from ${origin} is not a valid identifier.`,
+      { exit: source === "flag" ? 2 : 1, data: { source }, nextActions: [initCommand(project)] },
+    );
+  }
+  try {
+    await Deno.stat(project.layout.sessionMeta(sessionId));
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    throw new PeaksError(
+      "SESSION_NOT_FOUND",
+      `Session ${sessionId} (from ${origin}) does not exist in ${project.root}.`,
+      {
+        data: { sessionId, source, projectRoot: project.root },
+        nextActions: [`${initCommand(project)} --session-id ${sessionId}`],
+      },
+    );
+  }
+  return { sessionId, source };
+}
+
+const TOUCH_EVERY_MS = 60_000;
+
+/** Records activity on a session, at most once a minute to keep hot paths cheap. */
+export async function touchSession(project: Project, sid: string, now: Date): Promise<void> {
+  const path = project.layout.sessionMeta(sid);
+  const current = await readValidated(path, SessionMetaSchema, { what: "session metadata" });
+  if (current && now.getTime() - Date.parse(current.lastActivity) < TOUCH_EVERY_MS) return;
+  await updateJson(path, SessionMetaSchema, { what: "session metadata" }, (meta) => {
+    if (!meta) return { result: undefined };
+    return { value: { ...meta, lastActivity: now.toISOString() }, result: undefined };
+  });
+}
+
+export interface SessionContext {
+  project: Project;
+  sessionId: string;
+  sessionSource: ResolvedSession["source"];
+}
+
+/**
+ * A `peaks ...` command line for nextActions: the words, then the session when
+ * it did not come from the workspace binding, then `--project`.
+ */
+export function peaksCommand(session: SessionContext, words: readonly string[]): string {
+  const sid = session.sessionSource === "binding" ? [] : ["--session-id", session.sessionId];
+  return peaksLine(session.project.root, [...words, ...sid]);
+}
+
+/** The usual opening of a command: the project, then its session. */
+export async function openSession(ctx: Ctx, explicit?: string): Promise<SessionContext> {
+  const project = await resolveProject(ctx);
+  const { sessionId, source } = await resolveSession(ctx, project, explicit);
+  return { project, sessionId, sessionSource: source };
+}

@@ -1,0 +1,90 @@
+/** What every request command shares: its flags, the session, reading one request. */
+import { flag } from "../core/command/flag.ts";
+import type { Ctx } from "../core/command/ctx.ts";
+import { isNotFound, PeaksError } from "../core/errors.ts";
+import { assertId } from "../core/ids.ts";
+import { displayPath } from "../core/project/paths.ts";
+import {
+  parseRequest,
+  REQUEST_ROLES,
+  type RequestDocument,
+  type RequestRole,
+} from "../core/request/file.ts";
+import { openSession, peaksCommand, type SessionContext } from "../core/session/session.ts";
+import { unreadable } from "../core/fs/json.ts";
+import { isRoleState, roleStates } from "./_graph.ts";
+
+export const roleFlag = () =>
+  flag.enum(REQUEST_ROLES, "The request's role.", { required: true as const });
+
+export const sessionFlag = () =>
+  flag.string("Session to use instead of the active one.", { placeholder: "<sid>", max: 128 });
+
+export const RID_ARG = { name: "rid", description: "The request id.", required: true };
+
+export async function openRequestSession(ctx: Ctx, explicit?: string): Promise<SessionContext> {
+  if (explicit !== undefined) assertId(explicit, "--session-id");
+  return await openSession(ctx, explicit);
+}
+
+export interface LoadedRequest {
+  path: string;
+  /** Project-relative path, for envelopes. */
+  shown: string;
+  text: string;
+  doc: RequestDocument;
+}
+
+export function initCommandFor(session: SessionContext, role: RequestRole, rid: string): string {
+  return peaksCommand(session, ["request", "init", "--role", role, "--id", rid]);
+}
+
+/** Parses a request and checks that it is what its path says and that its state exists. */
+export function checkRequest(
+  path: string,
+  text: string,
+  role: RequestRole,
+  rid: string,
+): RequestDocument {
+  const doc = parseRequest(path, text);
+  const { meta } = doc;
+  const broken = (reason: string) => unreadable(path, { what: "request" }, reason);
+  if (meta.role !== role || meta.rid !== rid) {
+    throw broken(`its front matter says role ${meta.role}, rid ${meta.rid}`);
+  }
+  if (!isRoleState(role, meta.state)) {
+    throw broken(
+      `state "${meta.state}" is not a ${role} state (${roleStates(role).join(", ")})`,
+    );
+  }
+  if (meta.blockedFrom !== undefined && !isRoleState(role, meta.blockedFrom)) {
+    throw broken(`blockedFrom "${meta.blockedFrom}" is not a ${role} state`);
+  }
+  return doc;
+}
+
+/** Reads one request; REQUEST_NOT_FOUND (with the init command) when it does not exist. */
+export async function loadRequest(
+  session: SessionContext,
+  role: RequestRole,
+  rawRid: string,
+): Promise<LoadedRequest> {
+  const rid = assertId(rawRid, "<rid>");
+  const path = session.project.layout.request(session.sessionId, role, rid);
+  const shown = displayPath(session.project.root, path);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    throw new PeaksError(
+      "REQUEST_NOT_FOUND",
+      `There is no ${role} request ${rid} in session ${session.sessionId} (${shown}).`,
+      {
+        data: { rid, role, sessionId: session.sessionId, path: shown },
+        nextActions: [initCommandFor(session, role, rid)],
+      },
+    );
+  }
+  return { path, shown, text, doc: checkRequest(path, text, role, rid) };
+}

@@ -1,0 +1,274 @@
+import { type CommandResult, defineCommand, type Input } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import { writeFileAtomic } from "../core/fs/files.ts";
+import { gateError, usageError } from "../core/errors.ts";
+import { withLock } from "../core/fs/lock.ts";
+import { QA_VERDICTS, renderRequest, type RequestMeta } from "../core/request/file.ts";
+import { peaksCommand, touchSession } from "../core/session/session.ts";
+import { invalidTransition } from "./_gate_errors.ts";
+import {
+  BLOCKED,
+  checkMove,
+  isRoleState,
+  nextState,
+  REWORK_LIMIT,
+  ROLE_PATHS,
+  roleStates,
+} from "./_graph.ts";
+import { appendHistory } from "../core/request/history.ts";
+import {
+  checkRequest,
+  loadRequest,
+  openRequestSession,
+  RID_ARG,
+  roleFlag,
+  sessionFlag,
+} from "./_load.ts";
+import { OVERRIDE_LIMIT } from "./_overrides.ts";
+import { checkRework } from "./_rework.ts";
+import {
+  type Asked,
+  countOverride,
+  nextMeta,
+  passGates,
+  type Transition,
+} from "./_transition_steps.ts";
+
+const STATES_HELP = `${
+  Object.entries(ROLE_PATHS).map(([role, path]) => `${role}: ${path.join(" > ")}`).join("; ")
+}; any state > blocked.`;
+
+/** What the workflow usually does once a request reaches a state (prose for the model). */
+const AFTER: Record<string, string> = {
+  "prd:confirmed-by-user":
+    "The PRD is confirmed: plan the swarm with `peaks swarm plan --rid <rid>`.",
+  "rd:qa-handoff": "RD handed off: QA runs the test cases next.",
+  "qa:verdict-issued":
+    "Verdict recorded: pass moves on to SC/TXT; return-to-rd sends the findings back to RD.",
+  "txt:finalized": "The handoff is final: report it to the user.",
+};
+
+const spec = defineCommand({
+  name: "request transition",
+  description:
+    "Moves a request along its role's state graph (one step forward, to blocked from anywhere, or from blocked " +
+    "back to the state it was blocked from; after a return-to-rd verdict RD may step back from qa-handoff to " +
+    "implemented and QA from verdict-issued to running, at most 3 re-tests). A forward step runs the lint gate (LINT_GATE_FAILED) and the " +
+    "prerequisite gate for the request type (PREREQUISITES_MISSING, naming each file and exact heading). " +
+    "--allow-incomplete --reason skips both gates, is recorded, and works 3 times per session. In assisted " +
+    "and strict presence modes, prd confirmed-by-user, ui direction-locked, qa verdict-issued and txt finalized " +
+    "need --confirm. QA's verdict-issued needs --verdict pass|return-to-rd|blocked.",
+  args: [RID_ARG],
+  flags: {
+    role: roleFlag(),
+    state: flag.string(`Target state. ${STATES_HELP}`, {
+      placeholder: "<state>",
+      required: true,
+      max: 64,
+    }),
+    verdict: flag.enum(
+      QA_VERDICTS,
+      "QA's verdict; required with --role qa --state verdict-issued.",
+    ),
+    reason: flag.string("Why: required with --state blocked and with --allow-incomplete.", {
+      placeholder: "<why>",
+      max: 500,
+    }),
+    "allow-incomplete": flag.boolean(
+      `Skip the lint and prerequisite gates (needs --reason; ${OVERRIDE_LIMIT} per session).`,
+    ),
+    confirm: flag.boolean("The user confirmed this transition (needed in assisted/strict modes)."),
+    "session-id": sessionFlag(),
+  },
+  examples: [
+    "peaks request transition 001-login --role prd --state confirmed-by-user --json",
+    "peaks request transition 001-login --role qa --state verdict-issued --verdict pass --confirm --json",
+    'peaks request transition 001-login --role rd --state blocked --reason "waiting for the API schema" --json',
+  ],
+  exitNotes: [
+    "3  INVALID_TRANSITION, LINT_GATE_FAILED, PREREQUISITES_MISSING, CONFIRMATION_REQUIRED, ALLOW_INCOMPLETE_LIMIT, REWORK_LIMIT_REACHED",
+  ],
+  async run({ flags, args }, ctx) {
+    const asked = checkFlags(flags);
+    const session = await openRequestSession(ctx, flags["session-id"]);
+    const first = await loadRequest(session, asked.role, args.rid!);
+    const rid = first.doc.meta.rid;
+    const t: Transition = {
+      ...asked,
+      ctx,
+      session,
+      rid,
+      path: first.path,
+      shown: first.shown,
+      show: peaksCommand(session, ["request", "show", rid, "--role", asked.role]),
+    };
+    return await withLock(first.path, () => transition(t));
+  },
+});
+
+type Flags = Input<typeof spec.flags>["flags"];
+
+function checkFlags(flags: Flags): Asked {
+  const { role, state: to } = flags;
+  const reason = flags.reason?.trim() || undefined;
+  const allowIncomplete = flags["allow-incomplete"];
+  if (!isRoleState(role, to)) {
+    throw usageError(
+      "INVALID_FLAG_VALUE",
+      `--state ${JSON.stringify(to)} is not a ${role} state; use one of ${
+        roleStates(role).join(", ")
+      }.`,
+      { data: { flag: "state", allowed: roleStates(role) } },
+    );
+  }
+  const issuesVerdict = role === "qa" && to === "verdict-issued";
+  if (issuesVerdict && !flags.verdict) {
+    throw usageError("MISSING_FLAG", "qa verdict-issued needs --verdict.", {
+      data: { flag: "verdict", allowed: [...QA_VERDICTS] },
+    });
+  }
+  if (!issuesVerdict && flags.verdict) {
+    throw usageError(
+      "INVALID_FLAG_VALUE",
+      "--verdict only goes with --role qa --state verdict-issued.",
+      { data: { flag: "verdict", allowed: [] } },
+    );
+  }
+  if ((allowIncomplete || to === BLOCKED) && !reason) {
+    throw usageError(
+      "MISSING_FLAG",
+      `${allowIncomplete ? "--allow-incomplete" : "--state blocked"} needs --reason <why>.`,
+      { data: { flag: "reason", allowed: [] } },
+    );
+  }
+  return {
+    role,
+    to,
+    reason,
+    allowIncomplete,
+    confirm: flags.confirm,
+    issuesVerdict,
+    verdict: flags.verdict,
+  };
+}
+
+/** Under the request's lock: re-read, check the move, pass the gates, write the new state. */
+async function transition(t: Transition): Promise<CommandResult> {
+  const { session, rid, role, to } = t;
+  const text = await Deno.readTextFile(t.path);
+  const { meta, body } = checkRequest(t.path, text, role, rid);
+  const move = checkMove(meta, to);
+  if (!move.ok) throw invalidTransition({ meta, to, shown: t.shown }, move.allowed, t.show);
+  if (move.kind === "same") return unchanged(t, meta);
+  const gates = move.kind === "forward"
+    ? await passGates(t, meta, text)
+    : { warnings: [], lintErrors: 0, bypassed: [] };
+  const rework = move.kind === "rework" ? await checkRework(session, meta, to) : undefined;
+  const now = t.ctx.now().toISOString();
+  const override = gates.bypassed.length ? await countOverride(t, meta, gates.bypassed, now) : null;
+  const next = nextMeta(t, meta, move.kind, rework, now);
+  if (rework?.round) {
+    gates.warnings.push({
+      code: "REWORK_ROUND",
+      message: `QA re-test round ${rework.round} of ${REWORK_LIMIT}.`,
+    });
+  }
+  const notes = [
+    ...(rework ? [`rework${rework.round ? ` round ${rework.round}` : ""}`] : []),
+    ...(t.issuesVerdict ? [`verdict ${t.verdict}`] : []),
+    ...(t.confirm && move.kind === "forward" ? ["confirmed"] : []),
+    ...(override ? [`allow-incomplete (${gates.bypassed.join(", ")})`] : []),
+    ...(t.reason ? [`reason: ${t.reason}`] : []),
+  ];
+  const entry = `${now} ${meta.state} → ${to}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+  await writeFileAtomic(t.path, renderRequest(next, appendHistory(body, entry)));
+  await touchSession(session.project, session.sessionId, t.ctx.now());
+  return {
+    data: {
+      ...baseData(t, meta),
+      to,
+      state: to,
+      verdict: next.verdict ?? null,
+      changed: true,
+      kind: move.kind,
+      confirmed: t.confirm,
+      lintErrors: gates.lintErrors,
+      allowIncomplete: override,
+      blockedFrom: next.blockedFrom ?? null,
+      history: entry,
+      instructions: AFTER[`${role}:${to}`] ? [AFTER[`${role}:${to}`].replace("<rid>", rid)] : [],
+    },
+    warnings: gates.warnings,
+    nextActions: [nextAction(t)],
+    human: `${role} ${rid}: ${meta.state} → ${to}${override ? " (allow-incomplete)" : ""}`,
+  };
+}
+
+function baseData(t: Transition, meta: RequestMeta) {
+  return {
+    projectRoot: t.session.project.root,
+    sessionId: t.session.sessionId,
+    rid: t.rid,
+    role: t.role,
+    type: meta.type,
+    path: t.shown,
+    from: meta.state,
+  };
+}
+
+/** Already there: nothing changes, unless QA tries to change a verdict already issued. */
+function unchanged(t: Transition, meta: RequestMeta): CommandResult {
+  const { rid, role, to } = t;
+  if (t.issuesVerdict && meta.verdict !== t.verdict) {
+    throw gateError(
+      "INVALID_TRANSITION",
+      `The verdict for ${rid} was already issued (${
+        meta.verdict ?? "none"
+      }); it cannot change to ${t.verdict}.`,
+      {
+        data: { rid, role, from: meta.state, to, verdict: meta.verdict ?? null },
+        nextActions: [t.show],
+      },
+    );
+  }
+  return {
+    data: {
+      ...baseData(t, meta),
+      to,
+      state: meta.state,
+      verdict: meta.verdict ?? null,
+      changed: false,
+    },
+    nextActions: [t.show],
+    human: `${role} ${rid} is already ${meta.state}; nothing changed`,
+  };
+}
+
+/** Where the request goes next: back to RD after return-to-rd, else its next state. */
+function nextAction(t: Transition): string {
+  const { session, rid, role, to } = t;
+  if (t.issuesVerdict && t.verdict === "return-to-rd") {
+    return peaksCommand(session, [
+      "request",
+      "transition",
+      rid,
+      "--role",
+      "rd",
+      "--state",
+      "implemented",
+    ]);
+  }
+  const following = to === BLOCKED ? undefined : nextState(role, to);
+  if (!following) return t.show;
+  return peaksCommand(session, [
+    "request",
+    "transition",
+    rid,
+    "--role",
+    role,
+    "--state",
+    following,
+  ]);
+}
+
+export default spec;

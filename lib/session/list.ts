@@ -1,0 +1,60 @@
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import { resolveProject } from "../core/project/project.ts";
+import { isNotFound, type Warning } from "../core/errors.ts";
+import { isValidId } from "../core/ids.ts";
+import { readBinding, SessionMetaSchema } from "../core/session/session.ts";
+import { readValidated } from "../core/fs/json.ts";
+import { PeaksError } from "../core/errors.ts";
+
+export default defineCommand({
+  name: "session list",
+  description: "Lists the project's sessions, newest first, with titles and which one is active.",
+  flags: {
+    limit: flag.int("Show at most this many sessions.", { min: 1, max: 10_000, default: 50 }),
+  },
+  examples: ["peaks session list --json", "peaks session list --limit 5"],
+  async run({ flags }, ctx) {
+    const project = await resolveProject(ctx);
+    const binding = await readBinding(project).catch(() => undefined);
+    const warnings: Warning[] = [];
+    const rows: Array<Record<string, unknown> & { createdAt: string }> = [];
+    try {
+      for await (const entry of Deno.readDir(project.layout.runtime)) {
+        if (!entry.isDirectory || !isValidId(entry.name)) continue;
+        try {
+          const meta = await readValidated(
+            project.layout.sessionMeta(entry.name),
+            SessionMetaSchema,
+            {
+              what: "session metadata",
+            },
+          );
+          if (!meta) continue;
+          rows.push({
+            sessionId: meta.sessionId,
+            title: meta.title ?? null,
+            createdAt: meta.createdAt,
+            lastActivity: meta.lastActivity,
+            active: binding?.sessionId === meta.sessionId,
+          });
+        } catch (error) {
+          if (!(error instanceof PeaksError)) throw error;
+          warnings.push({ code: error.code, message: error.message });
+        }
+      }
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const shown = rows.slice(0, flags.limit);
+    return {
+      data: { projectRoot: project.root, total: rows.length, sessions: shown },
+      warnings,
+      human: shown.length
+        ? shown.map((r) => `${r.active ? "*" : " "} ${r.sessionId}  ${r.title ?? "(untitled)"}`)
+          .join("\n")
+        : "no sessions (run peaks workspace init)",
+    };
+  },
+});

@@ -1,0 +1,65 @@
+import { defineCommand } from "../core/command/spec.ts";
+import { resolveProject } from "../core/project/project.ts";
+import { assertId, printable } from "../core/ids.ts";
+import { isNotFound, PeaksError, usageError } from "../core/errors.ts";
+import { SessionMetaSchema, TITLE_MAX } from "../core/session/session.ts";
+import { updateJson } from "../core/fs/json.ts";
+import { peaksLine } from "../core/shell.ts";
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+export default defineCommand({
+  name: "session title",
+  description:
+    "Sets a session's title: 1-120 characters, no control characters. Words after <sid> are joined with spaces, " +
+    "so an unquoted title works too. The session must exist.",
+  args: [
+    { name: "sid", description: "The session id.", required: true },
+    { name: "title", description: "The title.", required: true, variadic: true },
+  ],
+  flags: {},
+  examples: [
+    'peaks session title 2026-11-29-session-a1b2c3 "Fix OAuth callback on the login page"',
+  ],
+  async run({ args }, ctx) {
+    const sid = assertId(args.sid ?? "", "<sid>");
+    const title = (args.title ?? "").trim().replace(/ {2,}/g, " ");
+    if (title.length < 1 || [...title].length > TITLE_MAX || CONTROL.test(title)) {
+      throw usageError(
+        "INVALID_TITLE",
+        `The title must be 1-${TITLE_MAX} characters without control characters (got ${
+          JSON.stringify(printable(title, 40))
+        }, ${[...title].length} characters).`,
+        { data: { argument: "title", max: TITLE_MAX } },
+      );
+    }
+    const project = await resolveProject(ctx);
+    const notFound = () =>
+      new PeaksError("SESSION_NOT_FOUND", `Session ${sid} does not exist in ${project.root}.`, {
+        data: { sessionId: sid, projectRoot: project.root },
+        nextActions: [peaksLine(project.root, ["session", "list"])],
+      });
+    // Checked before locking: the lock would otherwise create the session's folder.
+    try {
+      await Deno.stat(project.layout.sessionMeta(sid));
+    } catch (error) {
+      if (isNotFound(error)) throw notFound();
+      throw error;
+    }
+    const now = ctx.now().toISOString();
+    const previous = await updateJson(
+      project.layout.sessionMeta(sid),
+      SessionMetaSchema,
+      { what: "session metadata" },
+      (meta) => {
+        if (!meta) throw notFound();
+        return { value: { ...meta, title, lastActivity: now }, result: meta.title ?? null };
+      },
+    );
+    return {
+      data: { projectRoot: project.root, sessionId: sid, title, previousTitle: previous },
+      human: `session ${sid} titled "${title}"`,
+    };
+  },
+});

@@ -1,0 +1,129 @@
+/**
+ * The finalize audit: every artefact a record knows about still exists and,
+ * when it was registered with a hash, still has it; and no commit appeared
+ * on the branch since the sub-agent was dispatched (sub-agents must leave
+ * their diff uncommitted).
+ */
+import type { Warning } from "../core/errors.ts";
+import { PeaksError } from "../core/errors.ts";
+import { type Commit, commitsSince } from "../core/project/git.ts";
+import { guardPath } from "../core/project/guard.ts";
+import { displayPath } from "../core/project/paths.ts";
+import type { Project } from "../core/project/project.ts";
+import type { DispatchRecord } from "../core/record/record.ts";
+import { sha256Hex } from "./_artifact_rules.ts";
+
+export interface ArtifactCheck {
+  path: string;
+  /** ok: present (and unchanged when a hash was registered). */
+  state: "ok" | "missing" | "changed" | "outside-project";
+  registered: boolean;
+}
+
+export interface RecordAudit {
+  recordPath: string;
+  artifacts: ArtifactCheck[];
+  gitHead: string | null;
+  /** Commits since gitHead; null when there is no gitHead or git could not tell. */
+  commits: Commit[] | null;
+}
+
+async function resolveInside(project: Project, raw: string): Promise<string | undefined> {
+  try {
+    return await guardPath(project.root, project.root, raw, { flag: "artefact" });
+  } catch (error) {
+    if (error instanceof PeaksError) return undefined;
+    throw error;
+  }
+}
+
+async function checkOne(
+  project: Project,
+  raw: string,
+  sha256: string | null,
+): Promise<ArtifactCheck> {
+  const path = await resolveInside(project, raw);
+  if (!path) return { path: raw, state: "outside-project", registered: sha256 !== null };
+  const shown = displayPath(project.root, path);
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch {
+    return { path: shown, state: "missing", registered: sha256 !== null };
+  }
+  if (sha256 !== null && (await sha256Hex(bytes)) !== sha256) {
+    return { path: shown, state: "changed", registered: true };
+  }
+  return { path: shown, state: "ok", registered: sha256 !== null };
+}
+
+export async function auditRecord(
+  project: Project,
+  recordPath: string,
+  record: DispatchRecord,
+): Promise<{ audit: RecordAudit; warnings: Warning[] }> {
+  const wanted = new Map<string, string | null>();
+  for (const meta of record.artifactMetas) wanted.set(meta.path, meta.sha256);
+  for (const path of [...record.declaredArtifacts, ...(record.result?.artefacts ?? [])]) {
+    const key = path.replaceAll("\\", "/").replace(/^\.\//, "");
+    if (!wanted.has(key)) wanted.set(key, null);
+  }
+  const [artifacts, commits] = await Promise.all([
+    Promise.all([...wanted].map(([path, sha]) => checkOne(project, path, sha))),
+    record.gitHead ? commitsSince(project.root, record.gitHead) : Promise.resolve(undefined),
+  ]);
+  const shown = displayPath(project.root, recordPath);
+  const warnings: Warning[] = [];
+  for (const check of artifacts) {
+    if (check.state === "missing") {
+      warnings.push({
+        code: "ARTIFACT_MISSING",
+        message: `${check.path} (artefact of ${record.role}) does not exist.`,
+        recordPath: shown,
+        path: check.path,
+      });
+    } else if (check.state === "changed") {
+      warnings.push({
+        code: "ARTIFACT_CHANGED",
+        message: `${check.path} changed after ${record.role} registered it (sha256 differs).`,
+        recordPath: shown,
+        path: check.path,
+      });
+    } else if (check.state === "outside-project") {
+      warnings.push({
+        code: "ARTIFACT_OUTSIDE_PROJECT",
+        message: `${record.role} reported an artefact outside the project: ${check.path}.`,
+        recordPath: shown,
+        path: check.path,
+      });
+    }
+  }
+  if (record.gitHead && commits === undefined) {
+    warnings.push({
+      code: "GIT_AUDIT_UNAVAILABLE",
+      message: `Could not list commits since ${
+        record.gitHead.slice(0, 12)
+      } (history rewritten or not a repository); check git log yourself.`,
+      recordPath: shown,
+    });
+  } else if (commits && commits.length) {
+    warnings.push({
+      code: "UNAUTHORIZED_COMMIT",
+      message:
+        `${commits.length} commit(s) appeared on the branch since ${record.role} was dispatched (${
+          commits.map((c) => c.sha.slice(0, 12)).join(", ")
+        }); sub-agents must not commit. Review them with git show.`,
+      recordPath: shown,
+      commits,
+    });
+  }
+  return {
+    audit: {
+      recordPath: shown,
+      artifacts,
+      gitHead: record.gitHead,
+      commits: commits ?? null,
+    },
+    warnings,
+  };
+}

@@ -1,0 +1,69 @@
+/** What `status` and `watch` share: which batch, which label, and the rows shown for it. */
+import type { Ctx } from "../core/command/ctx.ts";
+import { batchCounts, batchStatusLine, type MemberView } from "./_batch_members.ts";
+import { listBatchFiles } from "../core/batch/batch.ts";
+import { assertId } from "../core/ids.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { readPresence } from "../core/presence/presence.ts";
+import { callerIdFromEnv } from "../core/presence/presence_light.ts";
+import type { Project } from "../core/project/project.ts";
+import { PeaksError } from "../core/errors.ts";
+import { peaksLine } from "../core/shell.ts";
+
+export function batchNotFound(project: Project, sid: string, batchId: string): PeaksError {
+  return new PeaksError(
+    "BATCH_NOT_FOUND",
+    `Session ${sid} has no batch ${batchId} (no batch file and no record carrying it).`,
+    {
+      data: { batchId, sessionId: sid },
+      nextActions: [
+        peaksLine(project.root, ["sub-agent", "list", "--session-id", sid]),
+      ],
+    },
+  );
+}
+
+/** --batch, else the batch that most recently gained a member. */
+export async function chooseBatch(
+  project: Project,
+  sid: string,
+  explicit: string | undefined,
+): Promise<string | undefined> {
+  if (explicit !== undefined) return assertId(explicit, "--batch");
+  return (await listBatchFiles(project, sid))[0]?.batchId;
+}
+
+/** --label, else the active skill from presence, else "peaks". */
+export async function chooseLabel(
+  ctx: Ctx,
+  project: Project,
+  sid: string,
+  explicit: string | undefined,
+): Promise<string> {
+  if (explicit !== undefined) return explicit;
+  try {
+    const { presence } = await readPresence(project, sid, await callerIdFromEnv(ctx.env));
+    return presence?.skill ?? "peaks";
+  } catch {
+    return "peaks";
+  }
+}
+
+export function memberRows(project: Project, members: MemberView[]) {
+  return members.map((m) => ({
+    n: m.n,
+    role: m.role,
+    status: m.status,
+    progress: m.progress,
+    lastBeatAgeSec: m.beatAgeSec,
+    recordPath: displayPath(project.root, m.recordPath),
+  }));
+}
+
+export function statusData(project: Project, label: string, members: MemberView[]) {
+  return {
+    line: batchStatusLine(label, members),
+    counts: batchCounts(members),
+    members: memberRows(project, members),
+  };
+}

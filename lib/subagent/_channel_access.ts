@@ -1,0 +1,21 @@
+/** What share and shared-read both need: the batch must exist before its channel is used. */
+import type { Project } from "../core/project/project.ts";
+import { assertId } from "../core/ids.ts";
+import { batchNotFound } from "./_batch_view.ts";
+
+export async function requireBatch(project: Project, sid: string, raw: string): Promise<string> {
+  const batchId = assertId(raw, "--batch");
+  try {
+    await Deno.stat(project.layout.batch(sid, batchId));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw batchNotFound(project, sid, batchId);
+    throw error;
+  }
+  return batchId;
+}
+
+/** A `--key` glob (`*`, `?`) as an anchored regular expression. */
+export function keyGlob(glob: string): RegExp {
+  const source = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${source}$`);
+}

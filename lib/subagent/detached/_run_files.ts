@@ -1,0 +1,124 @@
+/**
+ * The supervisor's side of a run folder: the pid lease (locked before its
+ * name appears, held until it is removed last), owner-session, status.json,
+ * the append-only log and exit.json. Every JSON file is written atomically.
+ */
+import { writeJsonAtomic } from "../../core/fs/files.ts";
+import {
+  probeLease,
+  type RunExit,
+  runFile,
+  type RunOwner,
+  type RunStatus,
+} from "../../core/detached/runs.ts";
+import { isNotFound, PeaksError } from "../../core/errors.ts";
+import { randomHex } from "../../core/ids.ts";
+
+const encoder = new TextEncoder();
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) written += await file.write(bytes.subarray(written));
+}
+
+async function removeIfPresent(path: string): Promise<void> {
+  await Deno.remove(path).catch((error) => {
+    if (!isNotFound(error)) throw error;
+  });
+}
+
+export class RunFiles {
+  #lease: Deno.FsFile | undefined;
+  #log: Deno.FsFile | undefined;
+  #logQueue: Promise<void> = Promise.resolve();
+
+  constructor(readonly dir: string) {}
+
+  /**
+   * Takes the lease: a temp file is locked and filled with our pid, then
+   * renamed to `pid`, so a probe never finds the name unlocked while we live.
+   */
+  async takeLease(): Promise<void> {
+    const pidPath = runFile(this.dir, "pid");
+    if ((await probeLease(pidPath)) === "alive") {
+      throw new PeaksError(
+        "RUN_ALREADY_SUPERVISED",
+        `Another supervisor already runs ${this.dir}; nothing was started.`,
+        { data: { runDir: this.dir } },
+      );
+    }
+    const temp = `${pidPath}.${randomHex(8)}.tmp`;
+    const file = await Deno.open(temp, { read: true, write: true, createNew: true });
+    try {
+      await file.lock(true);
+      await writeAll(file, encoder.encode(`${Deno.pid}\n`));
+      await file.syncData();
+      await Deno.rename(temp, pidPath);
+    } catch (error) {
+      file.close();
+      await removeIfPresent(temp);
+      throw error;
+    }
+    this.#lease = file;
+  }
+
+  /** Removes the pid file, then lets go of the lock: the very last thing a supervisor does. */
+  async releaseLease(): Promise<void> {
+    if (!this.#lease) return;
+    await removeIfPresent(runFile(this.dir, "pid")).catch(() => {});
+    try {
+      this.#lease?.close();
+    } catch {
+      // already closed
+    }
+    this.#lease = undefined;
+  }
+
+  writeOwner(owner: RunOwner): Promise<void> {
+    return writeJsonAtomic(runFile(this.dir, "owner"), owner);
+  }
+
+  writeStatus(status: RunStatus): Promise<void> {
+    return writeJsonAtomic(runFile(this.dir, "status"), status);
+  }
+
+  writeExit(exit: RunExit): Promise<void> {
+    return writeJsonAtomic(runFile(this.dir, "exit"), exit);
+  }
+
+  async openLog(): Promise<void> {
+    this.#log = await Deno.open(runFile(this.dir, "log"), {
+      write: true,
+      create: true,
+      append: true,
+    });
+  }
+
+  /** Appends one chunk as it arrives (no buffering), in arrival order. */
+  appendLog(chunk: Uint8Array): Promise<void> {
+    const log = this.#log;
+    if (!log) return Promise.resolve();
+    this.#logQueue = this.#logQueue.then(() => writeAll(log, chunk)).catch(() => {});
+    return this.#logQueue;
+  }
+
+  async closeLog(): Promise<void> {
+    await this.#logQueue;
+    try {
+      this.#log?.close();
+    } catch {
+      // already closed
+    }
+    this.#log = undefined;
+  }
+
+  async stopRequested(): Promise<boolean> {
+    return await Deno.lstat(runFile(this.dir, "stop")).then(() => true, () => false);
+  }
+
+  async removeTransient(): Promise<void> {
+    if (!this.#lease) return;
+    await removeIfPresent(runFile(this.dir, "stop")).catch(() => {});
+    await removeIfPresent(runFile(this.dir, "owner")).catch(() => {});
+  }
+}

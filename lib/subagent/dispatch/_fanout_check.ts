@@ -1,0 +1,60 @@
+/**
+ * FANOUT_REQUIRED: a single dispatch for a request whose planned DAG
+ * (`sc/slice-dag.json`) has two or more nodes ready to go at once. Parallel
+ * leaves must go out in one `--from-dag` call, not one after another. The
+ * DAG module is loaded only when the file exists, so plain dispatches pay
+ * one failed read.
+ */
+import { readBatch } from "../../core/batch/batch.ts";
+import type { Warning } from "../../core/errors.ts";
+import { displayPath } from "../../core/project/paths.ts";
+import type { Project } from "../../core/project/project.ts";
+import { peaksLine } from "../../core/shell.ts";
+
+export async function fanoutWarning(
+  project: Project,
+  sid: string,
+  rid: string,
+  sessionFromBinding: boolean,
+): Promise<Warning | undefined> {
+  const path = project.layout.sliceDag(sid);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return undefined;
+  }
+  try {
+    const { batchDagOf, parseDag } = await import("../../core/dag/dag.ts");
+    const shown = displayPath(project.root, path);
+    const analysis = parseDag(text, shown);
+    const { dag } = analysis;
+    const batch = dag.batchId ? await readBatch(project, sid, dag.batchId) : undefined;
+    const dispatched = new Set((batch ? batchDagOf(batch) : null)?.dispatched.map((d) => d.node));
+    const ready = dag.nodes.filter((node) => {
+      const nodeRid = node.requestId ?? dag.rid;
+      return (nodeRid === undefined || nodeRid === rid) && !dispatched.has(node.id) &&
+        analysis.predecessors.get(node.id)!.every((pred) => dispatched.has(pred));
+    }).map((node) => node.id);
+    if (ready.length < 2) return undefined;
+    const command = peaksLine(project.root, [
+      "sub-agent",
+      "dispatch",
+      "--from-dag",
+      shown,
+      ...(dag.batchId ? ["--batch-id", dag.batchId] : []),
+      ...(sessionFromBinding ? [] : ["--session-id", sid]),
+    ]);
+    return {
+      code: "FANOUT_REQUIRED",
+      message: `${shown} has ${ready.length} nodes for ${rid} that can run now (${
+        ready.join(", ")
+      }); dispatch them together in one call instead of one at a time: ${command}`,
+      command,
+      readyNodes: ready,
+    };
+  } catch {
+    // A broken DAG file is reported by --from-dag and swarm plan, not by every dispatch.
+    return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * What every upgrade step shares: the report shape, the dry-run switch and
+ * backups. A backup keeps the file's project-relative path under
+ * .peaks/upgrade/backups/<stamp>/, so restoring is a copy back.
+ */
+import { dirname, join } from "../core/std.ts";
+import type { Project } from "../core/project/project.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { assertWritable } from "../core/project/writable.ts";
+
+export type StepStatus = "changed" | "unchanged" | "planned" | "skipped";
+
+export interface StepReport {
+  step: string;
+  status: StepStatus;
+  details: string[];
+}
+
+export interface Migration {
+  project: Project;
+  now: Date;
+  dryRun: boolean;
+  /** Absolute backup folder for this run (created only when something is backed up). */
+  backupDir: string;
+  /** Project-relative paths backed up (or that would be, in a dry run). */
+  backups: string[];
+}
+
+export function rel(m: Migration, path: string): string {
+  return displayPath(m.project.root, path);
+}
+
+export function backupPathFor(m: Migration, path: string): string {
+  return join(m.backupDir, ...rel(m, path).split("/"));
+}
+
+/** Copies a file into the backup folder (dry run: only records it). */
+export async function backupFile(m: Migration, path: string): Promise<string> {
+  const target = backupPathFor(m, path);
+  m.backups.push(rel(m, path));
+  if (!m.dryRun) {
+    await assertWritable(m.project, target, "an upgrade backup");
+    await Deno.mkdir(dirname(target), { recursive: true });
+    await Deno.copyFile(path, target);
+  }
+  return rel(m, target);
+}
+
+/** Moves a file or folder into the backup folder (dry run: only records it). */
+export async function moveToBackup(m: Migration, path: string): Promise<string> {
+  const target = backupPathFor(m, path);
+  m.backups.push(rel(m, path));
+  if (!m.dryRun) {
+    await assertWritable(m.project, target, "an upgrade backup");
+    await Deno.mkdir(dirname(target), { recursive: true });
+    await Deno.rename(path, target);
+  }
+  return rel(m, target);
+}
+
+export function step(name: string, m: Migration, details: string[]): StepReport {
+  if (!details.length) return { step: name, status: "unchanged", details: [] };
+  return { step: name, status: m.dryRun ? "planned" : "changed", details };
+}

@@ -1,0 +1,162 @@
+import { defineCommand } from "../core/command/spec.ts";
+import { flag } from "../core/command/flag.ts";
+import { type Project, resolveProject } from "../core/project/project.ts";
+import { assertId, newSessionId } from "../core/ids.ts";
+import { displayPath } from "../core/project/paths.ts";
+import { readValidated, updateJson } from "../core/fs/json.ts";
+import { writeJsonAtomic } from "../core/fs/files.ts";
+import { isNotFound, PeaksError } from "../core/errors.ts";
+import {
+  bindingRepair,
+  type SessionBinding,
+  SessionBindingSchema,
+  SessionMetaSchema,
+} from "../core/session/session.ts";
+import { ensureGitignore, ensureWorkspaceDirs } from "../core/project/workspace.ts";
+import { peaksLine } from "../core/shell.ts";
+import type { Ctx } from "../core/command/ctx.ts";
+
+async function refuseSymlinkedWorkspace(peaksDir: string): Promise<void> {
+  try {
+    const info = await Deno.lstat(peaksDir);
+    if (info.isSymlink) {
+      throw new PeaksError(
+        "SYMLINK_REFUSED",
+        `${peaksDir} is a symlink; peaks keeps its state inside the project and will not write through it. Replace it with a directory.`,
+        { data: { path: peaksDir } },
+      );
+    }
+    if (!info.isDirectory) {
+      throw new PeaksError(
+        "WORKSPACE_INVALID",
+        `${peaksDir} exists but is not a directory; move it away and run workspace init again.`,
+        { data: { path: peaksDir } },
+      );
+    }
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+export default defineCommand({
+  name: "workspace init",
+  description:
+    "Creates .peaks/ (with _runtime/, _sub_agents/ and a managed .gitignore) and binds a session. " +
+    "Running it again reuses the bound session and changes nothing else. --session-id binds (and creates) that session.",
+  flags: {
+    "session-id": flag.string("Bind this session instead of reusing or creating one.", {
+      placeholder: "<sid>",
+      max: 128,
+    }),
+  },
+  examples: [
+    "peaks workspace init --json",
+    "peaks workspace init --project ./my-app --json",
+    "peaks workspace init --session-id 2026-11-29-session-a1b2c3 --json",
+  ],
+  async run({ flags }, ctx) {
+    const wanted = flags["session-id"] === undefined
+      ? undefined
+      : assertId(flags["session-id"], "--session-id");
+    const project = await resolveProject(ctx);
+    await refuseSymlinkedWorkspace(project.layout.peaks);
+    const dirs = await ensureWorkspaceDirs(project);
+    const gitignore = await ensureGitignore(project);
+    const created = [...dirs.created];
+    const existing = [...dirs.existing];
+    const decision = await bindSession(ctx, project, wanted, { created, existing });
+    const gitignorePath = displayPath(project.root, project.layout.gitignore);
+    if (gitignore === "created") created.push(gitignorePath);
+    else existing.push(gitignorePath);
+
+    const data = {
+      projectRoot: project.root,
+      sessionId: decision.sessionId,
+      session: decision.how,
+      previousSessionId: decision.previous ?? null,
+      gitignore,
+      created,
+      existing,
+    };
+    const verb = decision.how === "created"
+      ? "created"
+      : decision.how === "bound"
+      ? "bound"
+      : "reused";
+    return {
+      data,
+      human: [
+        `workspace ready at ${project.root}`,
+        `session ${decision.sessionId} (${verb})`,
+        created.length ? `created: ${created.join(", ")}` : "nothing new created",
+      ].join("\n"),
+      nextActions: [
+        peaksLine(project.root, ["skill", "presence:set", "peaks-code", "--gate", "startup"]),
+      ],
+    };
+  },
+});
+
+interface Decision {
+  sessionId: string;
+  how: "reused" | "bound" | "created";
+  previous: string | undefined;
+}
+
+/**
+ * Decides and creates the session under the binding's lock, so concurrent
+ * inits agree on one session and never see a binding without its metadata.
+ */
+function bindSession(
+  ctx: Ctx,
+  project: Project,
+  wanted: string | undefined,
+  files: { created: string[]; existing: string[] },
+): Promise<Decision> {
+  const now = ctx.now().toISOString();
+  const ensureMeta = async (sessionId: string) => {
+    const metaPath = project.layout.sessionMeta(sessionId);
+    const meta = await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
+    if (meta) {
+      files.existing.push(displayPath(project.root, metaPath));
+      return;
+    }
+    await writeJsonAtomic(metaPath, { sessionId, createdAt: now, lastActivity: now });
+    files.created.push(displayPath(project.root, metaPath));
+  };
+  return updateJson(
+    project.layout.sessionBinding,
+    SessionBindingSchema,
+    { what: "session binding", repair: [bindingRepair(project)] },
+    async (binding): Promise<{ value?: SessionBinding; result: Decision }> => {
+      if (wanted) {
+        const same = binding?.sessionId === wanted;
+        await ensureMeta(wanted);
+        return {
+          value: same
+            ? undefined
+            : { sessionId: wanted, createdAt: now, projectRoot: project.root },
+          result: {
+            sessionId: wanted,
+            how: same ? "reused" : "bound",
+            previous: binding?.sessionId,
+          },
+        };
+      }
+      if (binding) {
+        const metaPath = project.layout.sessionMeta(binding.sessionId);
+        const meta = await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
+        if (meta) {
+          files.existing.push(displayPath(project.root, metaPath));
+          return { result: { sessionId: binding.sessionId, how: "reused", previous: undefined } };
+        }
+      }
+      const sessionId = newSessionId(ctx.now());
+      await ensureMeta(sessionId);
+      return {
+        value: { sessionId, createdAt: now, projectRoot: project.root },
+        result: { sessionId, how: "created", previous: binding?.sessionId },
+      };
+    },
+  );
+}
