@@ -346,6 +346,9 @@ function batchOverLimit(n: number): Warning | undefined {
   };
 }
 
+const SPAWN_AGENT_WAIT =
+  "spawn_agent answers at once with the agent's id: call wait_agent with targets [<that id>] to get its final message.";
+
 /**
  * What the orchestrator needs and nothing twice: the tool call to make, the record to finalize,
  * the line to show. The prompt appears once (inside the inline tool call) or not at all (pointer).
@@ -364,6 +367,8 @@ function dispatchData(inputs: RecordInputs, written: WrittenDispatch): Record<st
     artifactsPublicPaths: runtime.declaredArtifacts,
     headroomResult: budget.headroomCompressed ? budget.headroomResult : undefined,
     forcedAt: budget.forcedAt,
+    // spawn_agent (Codex) answers with an id at once; the final message needs one more call.
+    instructions: inputs.ide.inProcess?.input === "message" ? [SPAWN_AGENT_WAIT] : undefined,
   });
 }
 

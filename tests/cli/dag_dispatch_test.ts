@@ -71,7 +71,7 @@ async function assertWave(cwd: string, result: RunResult, level: number, nodes: 
   const records = await Promise.all(recordPaths(cwd, result).map((p) => readJson(join(cwd, p))));
   assertEquals(records.map((r) => r.graphNodeId), nodes);
   nodes.forEach((id, i) => {
-    assertEquals(data.toolCalls[i].name, "Task");
+    assertEquals(data.toolCalls[i].name, "Agent");
     assertEquals(data.toolCalls[i].args.description, `role-${id} for rid=001-dag`);
     assert(data.toolCalls[i].args.prompt.includes(marker(id)), `prompt of ${id}`);
   });
@@ -83,7 +83,7 @@ async function assertWave(cwd: string, result: RunResult, level: number, nodes: 
   assertMatch(
     data.orchestratorVisibleHint,
     new RegExp(
-      `^⏳ Spawning ${nodes.length} sub-agents via Task tool: .* for rid=001-dag, level ${level}/3 \\(ETA ~60s\\)$`,
+      `^⏳ Spawning ${nodes.length} sub-agents via Agent tool: .* for rid=001-dag, level ${level}/3 \\(ETA ~60s\\)$`,
     ),
   );
   assertEquals(result.json.nextActions, [], "the tool calls are the next step");

@@ -16,7 +16,7 @@ function outsidePrompt(stdout: string): string {
   return JSON.stringify(envelope);
 }
 
-Deno.test("dispatch writes a queued record and returns the Task tool call, and nothing twice", async () => {
+Deno.test("dispatch writes a queued record and returns the Agent tool call, and nothing twice", async () => {
   await using dir = await tempDir();
   const sid = await initWorkspace(dir.path);
   const result = await runPeaks(
@@ -44,8 +44,8 @@ Deno.test("dispatch writes a queued record and returns the Task tool call, and n
     "toolCallAliases",
   ]);
   assertEquals(data.envelopeVersion, "3.0.0");
-  assertEquals(data.toolCall.name, "Task");
-  assertEquals(data.toolCallAliases, ["Agent"]);
+  assertEquals(data.toolCall.name, "Agent");
+  assertEquals(data.toolCallAliases, ["Task"]);
   assertEquals(data.toolCall.args.subagent_type, "general-purpose");
   assertEquals(data.toolCall.args.description, "rd-planning for rid=001-login");
   assert(data.toolCall.args.prompt.includes(MARKER));
@@ -59,7 +59,7 @@ Deno.test("dispatch writes a queued record and returns the Task tool call, and n
   );
   assertEquals(
     data.orchestratorVisibleHint,
-    "⏳ Spawning sub-agent via Task tool: rd-planning for rid=001-login (ETA ~45s)",
+    "⏳ Spawning sub-agent via Agent tool: rd-planning for rid=001-login (ETA ~45s)",
   );
   assert(!("prompt" in data));
   assert(

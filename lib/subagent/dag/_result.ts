@@ -181,7 +181,8 @@ function neverStarted(record: DispatchRecord | null): record is DispatchRecord {
 /** The tool call as the dispatch envelope carried it (an inline record keeps the prompt once). */
 function storedToolCall(record: DispatchRecord): ToolCall {
   const { promptIn, ...call } = record.toolCall as ToolCall & { promptIn?: string };
-  return promptIn === "prompt" ? { ...call, args: { ...call.args, prompt: record.prompt } } : call;
+  if (promptIn !== "prompt" && promptIn !== "message") return call;
+  return { ...call, args: { ...call.args, [promptIn]: record.prompt } };
 }
 
 /**
