@@ -1,29 +1,15 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { listBatchFiles, readBatch } from "../core/batch/batch.ts";
-import { isNotFound, usageError } from "../core/errors.ts";
-import { assertId, isValidId } from "../core/ids.ts";
+import { usageError } from "../core/errors.ts";
+import { assertId } from "../core/ids.ts";
 import { lockPathFor, withLock } from "../core/fs/lock.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { type Project, resolveProject } from "../core/project/project.ts";
-import { listRecords, readRecord } from "../core/record/record.ts";
+import { listRecords, readRecord, recordSessions } from "../core/record/record.ts";
 import { isTerminal, recordFileOf } from "../core/record/names_light.ts";
 import { join } from "../core/std.ts";
 import { exists } from "../core/fs/files.ts";
-
-async function sessionsWithAgents(project: Project): Promise<string[]> {
-  const sids: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(project.layout.subAgents)) {
-      if (entry.isDirectory && entry.name !== "_archive" && isValidId(entry.name)) {
-        sids.push(entry.name);
-      }
-    }
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  return sids.sort();
-}
 
 /**
  * Moves a finished record into the archive while holding its lock, after
@@ -90,7 +76,7 @@ export default defineCommand({
       });
     }
     const sids = flags.session === undefined
-      ? await sessionsWithAgents(project)
+      ? await recordSessions(project)
       : [assertId(flags.session, "--session")];
     const cutoff = ctx.now().getTime() - flags["older-than"];
     const dry = flags["dry-run"];

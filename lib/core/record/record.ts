@@ -27,6 +27,7 @@ import {
   STAGES,
 } from "./names_light.ts";
 import { peaksLine } from "../shell.ts";
+import { isValidId } from "../ids.ts";
 
 const iso = z.string().min(1);
 
@@ -235,6 +236,19 @@ export interface UnreadableEntry {
 export interface RecordListing {
   records: RecordEntry[];
   unreadable: UnreadableEntry[];
+}
+
+/** Sessions that have a records folder, sorted (`_archive` and other non-session folders excluded). */
+export async function recordSessions(project: Project): Promise<string[]> {
+  const sids: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(project.layout.subAgents)) {
+      if (entry.isDirectory && isValidId(entry.name)) sids.push(entry.name);
+    }
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  return sids.sort();
 }
 
 /** File names of the records in a session's folder (none when the folder is absent). */
