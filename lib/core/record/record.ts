@@ -28,6 +28,7 @@ import {
 } from "./names_light.ts";
 import { peaksLine } from "../shell.ts";
 import { isValidId } from "../ids.ts";
+import { SliceWorktreeSchema } from "./worktree.ts";
 
 const iso = z.string().min(1);
 
@@ -121,6 +122,8 @@ export const DispatchRecordSchema = z.looseObject({
   disposedAt: iso.nullable(),
   graphNodeId: z.string().nullable(),
   workflowId: z.string().nullable(),
+  /** An isolated slice's git worktree and merge state (lib/core/record/worktree.ts). */
+  worktree: SliceWorktreeSchema.optional(),
 });
 export type DispatchRecord = z.infer<typeof DispatchRecordSchema>;
 
