@@ -21,6 +21,7 @@ import { invocation } from "./_vendor_cli.ts";
 import { exists, sleep } from "../../core/fs/files.ts";
 import { updateRecord } from "../../core/record/record.ts";
 import { drain, feed, kill, listenForSignals, pump } from "./_process.ts";
+import { sliceWorkDir } from "../../core/record/worktree.ts";
 
 /** Output beats are at most this frequent. */
 const MIN_BEAT_MS = 1_000;
@@ -175,7 +176,8 @@ class SupervisedRun {
       try {
         this.child = new Deno.Command(command, {
           args: call.args,
-          cwd: this.project.root,
+          // An isolated slice's vendor runs in the slice's own worktree.
+          cwd: sliceWorkDir(record.worktree) ?? this.project.root,
           env: { PEAKS_SESSION_ID: record.sessionId },
           stdin: call.stdin === null ? "null" : "piped",
           stdout: "piped",
