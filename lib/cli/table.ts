@@ -145,6 +145,11 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../swarm/plan.ts"),
   },
   {
+    name: "swarm slices",
+    summary: "Check RD's implementation slice DAG and give the --from-dag call that runs it.",
+    load: () => import("../swarm/slices.ts"),
+  },
+  {
     name: "swarm converge",
     summary: "Gate B: check each member's artefacts and record, apply the degradation table.",
     load: () => import("../swarm/converge.ts"),
