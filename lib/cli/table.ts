@@ -127,6 +127,11 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../subagent/cleanup.ts"),
   },
   {
+    name: "sub-agent merge",
+    summary: "Retry an isolated slice's merge, or decide its conflict (--keep main|slice, --redo).",
+    load: () => import("../subagent/merge.ts"),
+  },
+  {
     name: "sub-agent supervise",
     summary: "Run a detached sub-agent's vendor CLI (started by dispatch --mode detached).",
     load: () => import("../subagent/supervise.ts"),
