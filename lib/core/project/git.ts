@@ -34,7 +34,11 @@ export interface GitOptions {
  * (a read never rewrites the index), and a git that is missing or not allowed
  * behaves as "outside a repository".
  */
-export async function runGit(cwd: string, args: string[], options: GitOptions = {}): Promise<GitResult> {
+export async function runGit(
+  cwd: string,
+  args: string[],
+  options: GitOptions = {},
+): Promise<GitResult> {
   try {
     const result = await new Deno.Command("git", {
       args,
@@ -53,7 +57,13 @@ export async function runGit(cwd: string, args: string[], options: GitOptions = 
       err: options.stderr ? decoder.decode(result.stderr) : "",
     };
   } catch {
-    return { ok: false, code: -1, out: "", bytes: new Uint8Array(), err: "git could not be started" };
+    return {
+      ok: false,
+      code: -1,
+      out: "",
+      bytes: new Uint8Array(),
+      err: "git could not be started",
+    };
   }
 }
 
