@@ -51,9 +51,13 @@ export async function cleanupWorktrees(
   if (!place) return null;
   const warnings: Warning[] = [];
   const now = () => ctx.now();
+  // Reading first: a dry run, or a project that never had a slice, takes no lock and writes nothing.
+  const seen = await takeInventory(project, place);
+  if (dry || (!seen.slices.length && !seen.orphans.length)) {
+    return report(project, seen, [], { dry, warnings });
+  }
   const result = await withSliceLock(project, async () => {
     const inventory = await takeInventory(project, place);
-    if (dry) return { inventory, steps: [] as SliceStep[] };
     const batches = new Map<string, typeof inventory.slices>();
     for (const slice of inventory.slices) {
       const key = `${slice.sessionId}\n${slice.record.batchId}`;
@@ -115,6 +119,10 @@ export async function worktreeOrphans(
 ): Promise<{ rows: Array<Orphan & { patch: string | null; action: string }> } | null> {
   const place = await repoPlace(project);
   if (!place) return null;
+  const listed = await takeInventory(project, place);
+  if (!kill || !listed.orphans.length) {
+    return { rows: listed.orphans.map((o) => ({ ...o, patch: null, action: "listed" })) };
+  }
   return await withSliceLock(project, async () => {
     const inventory = await takeInventory(project, place);
     const rows = [];

@@ -37,6 +37,7 @@ export async function mainTree(place: RepoPlace): Promise<MainTree> {
       { exit: 3 },
     );
   }
+  await ensureWorktreesRoot(place);
   const tree = await workingTree(place.toplevel, join(place.worktreesRoot, TMP_DIR));
   return { head: head.head, tree, clean: tree === await treeOf(place.toplevel, head.head) };
 }
