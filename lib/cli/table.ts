@@ -139,7 +139,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: "sub-agent merge",
-    summary: "Retry an isolated slice's merge, or decide its conflict (--keep main|slice, --redo).",
+    summary: "Retry a slice's merge or decide its conflict (--keep main|slice, --redo).",
     load: () => import("../subagent/merge.ts"),
   },
   {
