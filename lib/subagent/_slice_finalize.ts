@@ -11,7 +11,21 @@ import type { Project } from "../core/project/project.ts";
 import { type DispatchRecord, updateExistingRecord } from "../core/record/record.ts";
 import { requirePlace, settleBatch, type SliceStep } from "../core/slice/merge.ts";
 import { repoWorktrees } from "../core/slice/inventory.ts";
+import { repoPlace } from "../core/slice/place.ts";
 import { conflictCommands } from "./_slice_commands.ts";
+
+/**
+ * `--worktree` is checked before anything is closed: it must name an existing
+ * folder inside the repository (inside the project when there is no repository),
+ * reached without leaving it through a link.
+ */
+export async function checkWorktreeFlag(ctx: Ctx, project: Project, raw: string): Promise<void> {
+  const place = await repoPlace(project);
+  await guardPath(place?.toplevel ?? project.root, ctx.cwd, raw, {
+    flag: "worktree",
+    mustExist: true,
+  });
+}
 
 /**
  * A host slice's worktree path, from `--worktree` or the return JSON's

@@ -47,6 +47,26 @@ function parseResult(raw: string | undefined): SubAgentResult | null {
   return parsed.data;
 }
 
+/** Flag checks that need no record: one result for many records, a --worktree outside the repository. */
+async function checkFlags(
+  ctx: Ctx,
+  project: Project,
+  flags: { batch?: string; "all-stale"?: boolean; worktree?: string },
+  hasResult: boolean,
+): Promise<void> {
+  if (hasResult && (flags.batch !== undefined || flags["all-stale"])) {
+    throw usageError(
+      "CONFLICTING_FLAGS",
+      "--result-json belongs to one record; use it with --record or --request-id.",
+      { data: { flag: "result-json" } },
+    );
+  }
+  if (flags.worktree !== undefined) {
+    const { checkWorktreeFlag } = await import("./_slice_finalize.ts");
+    await checkWorktreeFlag(ctx, project, flags.worktree);
+  }
+}
+
 export default defineCommand({
   name: "sub-agent finalize",
   description:
@@ -100,15 +120,8 @@ export default defineCommand({
   ],
   async run({ flags }, ctx) {
     const result = parseResult(flags["result-json"]);
-    const multi = flags.batch !== undefined || flags["all-stale"];
-    if (result && multi) {
-      throw usageError(
-        "CONFLICTING_FLAGS",
-        "--result-json belongs to one record; use it with --record or --request-id.",
-        { data: { flag: "result-json" } },
-      );
-    }
     const project = await resolveProject(ctx);
+    await checkFlags(ctx, project, flags, result !== null);
     const targets = await selectTargets(ctx, project, flags);
     const at = ctx.now().toISOString();
     const warnings: Warning[] = [];

@@ -57,7 +57,14 @@ export async function workingTree(cwd: string, tmpDir: string): Promise<string> 
   try {
     const where = await runGit(cwd, ["rev-parse", "--git-path", "index"]);
     const index = resolve(cwd, where.out.trim());
-    if (where.ok && await exists(index)) await Deno.copyFile(index, tmp);
+    if (where.ok && await exists(index)) {
+      await Deno.copyFile(index, tmp);
+      // An index older than every file makes git compare each entry's content
+      // ("racily clean") instead of trusting its cached size and time: a file
+      // rewritten with the same size within the second it was checked out
+      // would otherwise be read as unchanged.
+      await Deno.utime(tmp, 1, 1); // not 0: git reads a zero index time as "unknown"
+    }
     const add = await runGit(cwd, ["add", "-A", "--", ".", ...EXCLUDES], { env, stderr: true });
     if (!add.ok) throw failed("read the working tree", add);
     const tree = await runGit(cwd, ["write-tree"], { env, stderr: true });
