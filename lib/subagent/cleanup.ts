@@ -1,29 +1,18 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { listBatchFiles, readBatch } from "../core/batch/batch.ts";
-import { isNotFound, usageError } from "../core/errors.ts";
-import { assertId, isValidId } from "../core/ids.ts";
+import { usageError } from "../core/errors.ts";
+import { assertId } from "../core/ids.ts";
 import { lockPathFor, withLock } from "../core/fs/lock.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { type Project, resolveProject } from "../core/project/project.ts";
-import { listRecords, readRecord } from "../core/record/record.ts";
+import { listRecords, readRecord, recordSessions } from "../core/record/record.ts";
 import { isTerminal, recordFileOf } from "../core/record/names_light.ts";
 import { join } from "../core/std.ts";
 import { exists } from "../core/fs/files.ts";
-
-async function sessionsWithAgents(project: Project): Promise<string[]> {
-  const sids: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(project.layout.subAgents)) {
-      if (entry.isDirectory && entry.name !== "_archive" && isValidId(entry.name)) {
-        sids.push(entry.name);
-      }
-    }
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  return sids.sort();
-}
+import type { CommandResult } from "../core/command/spec.ts";
+import type { Ctx } from "../core/command/ctx.ts";
+import { peaksLine } from "../core/shell.ts";
 
 /**
  * Moves a finished record into the archive while holding its lock, after
@@ -57,7 +46,11 @@ export default defineCommand({
     "none of the batch's records is left. Records still queued, running, stale or never-started are never " +
     "touched, and broken records are reported, not moved. --dry-run only reports. --orphans instead lists " +
     "detached sub-agents whose supervisor is gone or whose session no longer exists; only --orphans --kill " +
-    "stops them (live supervisors through their stop file, dead ones reconciled).",
+    "stops them (live supervisors through their stop file, dead ones reconciled). Slice worktrees: the normal " +
+    "run finishes what a killed peaks left (a creation, merge or removal), removes the worktrees of records " +
+    "that ended unmerged (their change saved as a patch) and lists slices waiting for a decision " +
+    "(data.worktrees); --orphans also lists worktrees no record names, and --orphans --kill saves their " +
+    "change as a patch under .peaks/_sub_agents/_archive/worktrees/ and removes them.",
   flags: {
     "older-than": flag.duration("Archive records finished longer ago than this.", {
       default: 30 * 86_400_000,
@@ -82,15 +75,12 @@ export default defineCommand({
       });
     }
     const project = await resolveProject(ctx);
-    if (flags.orphans) {
-      const { cleanupOrphans } = await import("./detached/_cleanup_orphans.ts");
-      return await cleanupOrphans(ctx, project, {
-        session: flags.session === undefined ? undefined : assertId(flags.session, "--session"),
-        kill: flags.kill,
-      });
-    }
+    if (flags.orphans) return await orphans(ctx, project, flags.session, flags.kill);
+    // Slice worktrees first: a record is archived only once its worktree is settled and gone.
+    const { cleanupWorktrees } = await import("./_cleanup_worktrees.ts");
+    const worktrees = await cleanupWorktrees(ctx, project, flags["dry-run"]);
     const sids = flags.session === undefined
-      ? await sessionsWithAgents(project)
+      ? await recordSessions(project)
       : [assertId(flags.session, "--session")];
     const cutoff = ctx.now().getTime() - flags["older-than"];
     const dry = flags["dry-run"];
@@ -106,7 +96,7 @@ export default defineCommand({
       for (const { path, record } of listing.records) {
         const finishedAt = Date.parse(record.completedAt ?? record.updatedAt);
         const due = isTerminal(record.status) && Number.isFinite(finishedAt) &&
-          finishedAt <= cutoff;
+          finishedAt <= cutoff && (!record.worktree || record.worktree.removedAt !== null);
         const target = join(archive, recordFileOf(path));
         if (due && (dry || await archiveRecord(path, target))) {
           archived.push({
@@ -141,7 +131,10 @@ export default defineCommand({
         batches,
         kept,
         unreadable,
+        ...(worktrees ? { worktrees: worktrees.data } : {}),
       },
+      warnings: worktrees?.warnings ?? [],
+      nextActions: worktrees?.nextActions ?? [],
       human: `${
         dry ? "would archive" : "archived"
       } ${archived.length} record(s) and ${batches.length} batch(es); kept ${kept}${
@@ -150,3 +143,52 @@ export default defineCommand({
     };
   },
 });
+
+/** `--orphans`: detached runs whose supervisor or session is gone, and worktrees no record names. */
+async function orphans(
+  ctx: Ctx,
+  project: Project,
+  session: string | undefined,
+  kill: boolean,
+): Promise<CommandResult<unknown>> {
+  const { cleanupOrphans } = await import("./detached/_cleanup_orphans.ts");
+  const { worktreeOrphans } = await import("./_cleanup_worktrees.ts");
+  const result = await cleanupOrphans(ctx, project, {
+    session: session === undefined ? undefined : assertId(session, "--session"),
+    kill,
+  });
+  const worktrees = await worktreeOrphans(project, kill);
+  return withWorktreeOrphans(project, result, worktrees?.rows ?? [], kill);
+}
+
+/** `--orphans` lists (and `--kill` removes) orphan slice worktrees next to the detached runs. */
+function withWorktreeOrphans(
+  project: Project,
+  result: CommandResult<unknown>,
+  rows: Array<{ path: string; action: string; patch: string | null }>,
+  kill: boolean,
+): CommandResult<unknown> {
+  if (!rows.length) return result;
+  const data = { ...(result.data as Record<string, unknown>) };
+  data.worktreeOrphans = rows.map((r) => ({ ...r, path: displayPath(project.root, r.path) }));
+  const next = kill ? result.nextActions ?? [] : [
+    ...new Set([
+      ...(result.nextActions ?? []),
+      peaksLine(project.root, ["sub-agent", "cleanup", "--orphans", "--kill"]),
+    ]),
+  ];
+  return {
+    ...result,
+    data,
+    nextActions: next,
+    human: [
+      result.human ?? "",
+      `${rows.length} orphan slice worktree(s)${
+        kill ? " removed (changes saved as patches)" : ""
+      }:`,
+      ...rows.map((r) =>
+        `  ${r.action} ${displayPath(project.root, r.path)}${r.patch ? ` -> ${r.patch}` : ""}`
+      ),
+    ].join("\n"),
+  };
+}

@@ -13,12 +13,14 @@ import { listRecords } from "../core/record/record.ts";
 import { RECORD_STATUSES } from "../core/record/names_light.ts";
 import { openSession } from "../core/session/session.ts";
 import { compactMeta } from "./_artifact_rules.ts";
+import { worktreeRow } from "../core/record/worktree.ts";
 
 export default defineCommand({
   name: "sub-agent list",
   description:
     "Lists the session's dispatch records, newest first, with their live status (never-started after 60 s " +
-    "without a beat, stale after 5 minutes of silence) and artefact metadata. A broken record is listed under " +
+    "without a beat, stale after 5 minutes of silence), artefact metadata and, for an isolated slice, its " +
+    "worktree (state, path, branch, patch). A broken record is listed under " +
     "data.unreadable with the command that moves it aside; it never hides the others.",
   flags: {
     "session-id": flag.string("Session to list instead of the active one.", {
@@ -53,6 +55,7 @@ export default defineCommand({
         liveness: liveness(record, now),
         disposed: record.disposed,
         artifactMetas: record.artifactMetas.map(compactMeta),
+        ...(record.worktree ? { worktree: worktreeRow(project.root, record.worktree) } : {}),
       }))
       .filter((row) => flags.status === undefined || row.status === flags.status);
     const unreadable = listing.unreadable.map(({ path, error }) => ({
@@ -80,7 +83,11 @@ export default defineCommand({
         ? shown.map((r) =>
           `${r.status.padEnd(13)} ${
             String(r.progress).padStart(3)
-          }%  ${r.role}  ${r.requestId}  ${r.recordPath}`
+          }%  ${r.role}  ${r.requestId}  ${r.recordPath}${
+            r.worktree
+              ? `  [worktree ${r.worktree.state}${r.worktree.path ? ` ${r.worktree.path}` : ""}]`
+              : ""
+          }`
         ).join("\n")
         : "no dispatch records",
     };

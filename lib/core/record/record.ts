@@ -27,6 +27,8 @@ import {
   STAGES,
 } from "./names_light.ts";
 import { peaksLine } from "../shell.ts";
+import { isValidId } from "../ids.ts";
+import { SliceWorktreeSchema } from "./worktree.ts";
 
 const iso = z.string().min(1);
 
@@ -124,6 +126,8 @@ export const DispatchRecordSchema = z.looseObject({
   workflowId: z.string().nullable(),
   /** When the sub-agent first fetched its brief (`sub-agent brief`): it started. */
   briefedAt: iso.optional(),
+  /** An isolated slice's git worktree and merge state (lib/core/record/worktree.ts). */
+  worktree: SliceWorktreeSchema.optional(),
 });
 export type DispatchRecord = z.infer<typeof DispatchRecordSchema>;
 
@@ -239,6 +243,19 @@ export interface UnreadableEntry {
 export interface RecordListing {
   records: RecordEntry[];
   unreadable: UnreadableEntry[];
+}
+
+/** Sessions that have a records folder, sorted (`_archive` and other non-session folders excluded). */
+export async function recordSessions(project: Project): Promise<string[]> {
+  const sids: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(project.layout.subAgents)) {
+      if (entry.isDirectory && isValidId(entry.name)) sids.push(entry.name);
+    }
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  return sids.sort();
 }
 
 /** File names of the records in a session's folder (none when the folder is absent). */

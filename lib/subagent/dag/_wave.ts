@@ -16,6 +16,7 @@ import { declareArtifacts } from "../_artifact_rules.ts";
 import { promptBudgetStep } from "../dispatch/_prompt_budget_step.ts";
 import { PROMPT_SAFETY_CAP } from "../dispatch/_prompt_input.ts";
 import {
+  type IsolationPlan,
   type PreparedDispatch,
   prepareDispatch,
   writeDispatches,
@@ -44,6 +45,7 @@ export async function prepareWave(
   nodes: string[],
   detached: DagDetached | undefined,
   now: Date,
+  isolation?: (node: string, requestId: string) => IsolationPlan | undefined,
 ): Promise<PreparedWave> {
   const { project } = call.session;
   const around = new Map<string, Promise<Surroundings>>();
@@ -70,6 +72,7 @@ export async function prepareWave(
         now,
         step,
         section: readRoleSection(ctx, node.role),
+        isolation: isolation?.(node.id, requestId),
       });
     } catch (error) {
       // A refused prompt refuses the whole wave; say which node it was.
@@ -91,6 +94,7 @@ async function prepareNode(
     step: Parameters<typeof prepareDispatch>[1];
     /** The role's skill section for its brief. */
     section: Promise<RoleSection | null>;
+    isolation?: IsolationPlan;
   },
 ): Promise<PreparedDispatch> {
   const { project, sessionId } = call.session;
@@ -128,6 +132,7 @@ async function prepareNode(
     workflowId: call.workflowId,
     now: wave.now,
     detached: wave.detached?.plan(runtime),
+    isolation: wave.isolation,
   }, wave.step);
 }
 
@@ -137,6 +142,7 @@ export function writeWave(
   prepared: PreparedDispatch[],
   nodes: string[],
   now: Date,
+  seen: ReadonlySet<string> = new Set(),
 ): Promise<WrittenDispatch[]> {
   const { session, batchId, hash, dagPath, analysis } = call;
   return writeDispatches(prepared, {
@@ -149,7 +155,7 @@ export function writeWave(
         levels: analysis.levels.length,
         dispatched: [],
       };
-      const taken = section.dispatched.filter((d) => nodes.includes(d.node));
+      const taken = section.dispatched.filter((d) => nodes.includes(d.node) && !seen.has(d.record));
       if (taken.length) throw alreadyDispatched(session, batchId, taken.map((d) => d.node));
       (batch as Record<string, unknown>).dag = section;
     },
