@@ -10,6 +10,7 @@ import { runPeaks, type RunResult } from "../support/cli.ts";
 import { exists, tempDir } from "../support/temp.ts";
 import { detachedEnv, fakeVendors, type Script, waitForExit } from "../support/detached.ts";
 import { runNextAction } from "../support/next_actions.ts";
+import { recordPathOf } from "../support/subagent.ts";
 import {
   git,
   GIT_ENV,
@@ -50,7 +51,10 @@ async function runSlices(w: World, nodes: SliceNode[]): Promise<Record<string, s
   assertEquals(sent.code, 0, sent.stdout + sent.stderr);
   for (const run of sent.json.data.detached) await waitForExit(join(w.root, run.runDir));
   return Object.fromEntries(
-    sent.json.data.slices.map((s: { node: string; recordPath: string }) => [s.node, s.recordPath]),
+    sent.json.data.slices.map((s: { node: string; record: string }) => [
+      s.node,
+      recordPathOf(w.root, s.record),
+    ]),
   );
 }
 
@@ -168,8 +172,8 @@ Deno.test("--redo sends a conflicting slice out again on top of the main tree; i
   assertEquals(redo.json.data.slice.state, "redo");
   const again = await runNextAction(redo.json.nextActions[0], { cwd: w.root, env: w.env });
   assertEquals(again.code, 0, again.stdout);
-  assertEquals(again.json.data.nodes.map((n: { nodeId: string }) => n.nodeId), ["y"]);
-  const record = again.json.data.slices[0].recordPath;
+  assertEquals(again.json.data.slices.map((s: { node: string }) => s.node), ["y"]);
+  const record = recordPathOf(w.root, again.json.data.slices[0].record);
   const prompt = JSON.parse(await read(w, record)).prompt as string;
   assertStringIncludes(prompt, "An earlier attempt of this slice was not merged");
   assertStringIncludes(prompt, y.json.data.conflicts[0].patch);
@@ -190,13 +194,18 @@ Deno.test("Claude Code: the Agent tool call carries isolation: worktree, and the
   assertEquals(sent.code, 0, sent.stdout);
   for (const call of sent.json.data.toolCalls) assertEquals(call.args.isolation, "worktree");
   assertEquals(await worktreePaths(w.root), [await Deno.realPath(w.root)], "the host makes them");
-  assertStringIncludes(sent.json.data.toolCalls[0].args.prompt, '"worktree"');
+  const pointer = /`(peaks sub-agent brief [^`]+)`/.exec(sent.json.data.toolCalls[0].args.prompt);
+  assert(pointer, sent.json.data.toolCalls[0].args.prompt);
 
   // What Claude Code does: a worktree per agent, the change left in it.
   const wt = join(w.root, ".claude", "worktrees", "agent-a");
   await git(w.root, "worktree", "add", "-q", "-b", "worktree-agent-a", wt);
   await Deno.writeTextFile(join(wt, "src", "rd-a.txt"), "from the host's worktree\n");
-  const [a, b] = sent.json.data.slices.map((s: { recordPath: string }) => s.recordPath);
+  // The sub-agent starts in its worktree: the pointer names the project, so its brief is found.
+  const brief = await runNextAction(pointer![1], { cwd: wt, env: w.env });
+  assertEquals(brief.code, 0, brief.stdout + brief.stderr);
+  assertStringIncludes(brief.json.data.prompt, '"worktree"');
+  const [a, b] = sent.json.data.slices.map((s: { record: string }) => s.record);
   const result = JSON.stringify({
     role: "rd-a",
     rid: "r1",
@@ -240,15 +249,18 @@ Deno.test("Claude Code with uncommitted changes, and a host without worktree iso
   assertEquals(call.args.isolation, undefined);
   const slice = claude.json.data.slices[0];
   assertMatch(slice.worktree, /^\.git\/peaks-worktrees\/p-[0-9a-f]{8}\/r1\/rd-a-/);
-  assertStringIncludes(call.args.prompt, slice.worktree.replace(/^\.git/, ""));
+  const prompt = JSON.parse(await read(w, recordPathOf(w.root, slice.record))).prompt;
+  assertStringIncludes(prompt, slice.worktree.replace(/^\.git/, ""));
   // The worktree starts from the main tree as it is, uncommitted change included.
   assertEquals(await read(w, `${slice.worktree}/src/shared.txt`), "uncommitted\n");
 
+  // Another slice DAG (one DAG goes out in one batch) on a host without isolation of its own.
+  const other = await writeSliceDag(w.root, w.sid, [{ id: "c" }, { id: "d" }], [], "r2");
   const cursor = await peaks(w, [
     "sub-agent",
     "dispatch",
     "--from-dag",
-    rel,
+    other,
     "--request-id",
     "r1",
     "--batch-id",
@@ -263,7 +275,7 @@ Deno.test("Claude Code with uncommitted changes, and a host without worktree iso
     cwd: w.root,
     env: w.env,
   });
-  assertStringIncludes(status.stdout, "rd-a: worktree ready .git/peaks-worktrees/");
+  assertStringIncludes(status.stdout, "rd-c: worktree ready .git/peaks-worktrees/");
 });
 
 Deno.test("a commit made inside a worktree is UNAUTHORIZED_COMMIT, and its change still comes back", async () => {
@@ -330,7 +342,7 @@ Deno.test("swarm slices refuses unknown nodes, cycles, shared paths at one level
     cwd: w.root,
     env: { ...w.env, CLAUDECODE: "1" },
   });
-  assertEquals([sent.code, sent.json.data.nodes.length], [0, 1], sent.stdout);
+  assertEquals([sent.code, sent.json.data.records.length], [0, 1], sent.stdout);
 });
 
 Deno.test("cleanup removes the worktree of a slice whose vendor failed (its change kept as a patch), lists and removes orphans; doctor sees them", async () => {

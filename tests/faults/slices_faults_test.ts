@@ -9,6 +9,7 @@ import { assert, assertEquals } from "@std/assert";
 import { countFromEnv, rng, seedFromEnv } from "../support/prng.ts";
 import { tempDir } from "../support/temp.ts";
 import { SliceWorld } from "./slice_harness.ts";
+import { recordPathOf } from "../support/subagent.ts";
 
 const LONG = Deno.env.get("PEAKS_FAULTS") === "long";
 const TARGET = countFromEnv("PEAKS_SLICE_FAULTS_INJECTIONS", LONG ? 200 : 12);
@@ -68,7 +69,7 @@ Deno.test("the slice check sees what a creation killed inside git leaves (a lock
     "cursor",
   ]);
   assertEquals(sent.code, 0, JSON.stringify(sent.json));
-  const record = `${dir.path}/${sent.json.data.slices[0].recordPath}`;
+  const record = `${dir.path}/${recordPathOf(dir.path, sent.json.data.slices[0].record)}`;
   const json = JSON.parse(await Deno.readTextFile(record));
   json.worktree.state = "creating";
   await Deno.writeTextFile(record, JSON.stringify(json));

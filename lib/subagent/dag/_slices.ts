@@ -20,6 +20,8 @@ import { type RepoPlace, sliceNames } from "../../core/slice/place.ts";
 import { PeaksError } from "../../core/errors.ts";
 import type { IsolationPlan, WrittenDispatch } from "../dispatch/_record.ts";
 import type { DagCall } from "./_call.ts";
+import { withoutEmpty } from "../../core/command/lean.ts";
+import { recordIdOf } from "../../core/record/names_light.ts";
 
 export interface WaveSlices {
   warnings: Warning[];
@@ -186,12 +188,12 @@ async function writeAndCreate(
 function viewsOf(project: Project, written: WrittenDispatch[]) {
   return written.filter((w) => w.record.worktree).map((w) => {
     const wt = w.record.worktree!;
-    return {
+    return withoutEmpty({
       node: wt.node,
-      recordPath: w.displayPath,
+      record: recordIdOf(w.path),
       kind: wt.kind,
-      worktree: wt.path ? displayPath(project.root, wt.path) : null,
+      worktree: wt.path ? displayPath(project.root, wt.path) : undefined,
       branch: wt.branch,
-    };
+    });
   });
 }

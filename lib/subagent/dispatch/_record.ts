@@ -217,7 +217,11 @@ function materialize(
   if (plan.detached) {
     return { plan, budget, fileName, path, shown, composed, toolCall: null, aliases: [] };
   }
-  const toolPrompt = plan.brief === "pointer" ? pointerPrompt(recordIdOf(fileName)) : composed;
+  // A host-isolated sub-agent starts in its own worktree: its brief names the project.
+  const root = plan.isolation?.toolArgs ? plan.project.root : undefined;
+  const toolPrompt = plan.brief === "pointer"
+    ? pointerPrompt(recordIdOf(fileName), root)
+    : composed;
   const { toolCall, aliases } = buildToolCall(
     plan.ide,
     plan.runtime.role,

@@ -5,7 +5,7 @@
  */
 import type { IdeEntry } from "../../core/ide/ide.ts";
 import type { ToolCall } from "../../core/record/record.ts";
-import { commandLine } from "../../core/shell.ts";
+import { commandLine, projectArgs } from "../../core/shell.ts";
 
 export const EXPECTED_COMPLETION_SECONDS = 45;
 
@@ -46,10 +46,18 @@ export function promptOf(toolCall: ToolCall): string {
 
 /**
  * The short prompt of `--brief pointer`: the sub-agent fetches its real brief
- * from the record, named by file name alone to keep the envelope small.
+ * from the record, named by file name alone to keep the envelope small. A
+ * sub-agent the host starts in a worktree of its own names the project root.
  */
-export function pointerPrompt(recordFile: string): string {
-  const brief = commandLine(["peaks", "sub-agent", "brief", "--record", recordFile]);
+export function pointerPrompt(recordFile: string, projectRoot?: string): string {
+  const brief = commandLine([
+    "peaks",
+    "sub-agent",
+    "brief",
+    "--record",
+    recordFile,
+    ...(projectRoot ? projectArgs(projectRoot) : []),
+  ]);
   return `Run \`${brief}\` and follow it.`;
 }
 
