@@ -185,6 +185,18 @@ async function runCommand(
     }
     return result.exitCode ?? 0;
   } catch (error) {
-    return await fail(ctx, command, error);
+    return await fail(ctx, command, withHelpNext(error, entry));
   }
+}
+
+/**
+ * A usage error (exit 2) that names no way forward gets the command's help as
+ * its next step, so every refused call says where to look.
+ */
+function withHelpNext(error: unknown, entry: CommandEntry): unknown {
+  const peaksError = toPeaksError(error);
+  if (peaksError.exit === 2 && peaksError.nextActions.length === 0) {
+    peaksError.nextActions.push(`peaks ${entry.name} --help`);
+  }
+  return peaksError;
 }
