@@ -5,7 +5,7 @@
  * metadata (size, sha256, summary) so the orchestrator never reads the body.
  */
 import { gateError, usageError } from "../core/errors.ts";
-import { displayPath } from "../core/project/paths.ts";
+import { climbsOut, displayPath } from "../core/project/paths.ts";
 import type { Project } from "../core/project/project.ts";
 import type { ArtifactMeta } from "../core/record/record.ts";
 import { roleFileName } from "../core/record/names_light.ts";
@@ -20,7 +20,7 @@ function escape(text: string): string {
 
 function within(dir: string, path: string): string | undefined {
   const rel = relative(dir, path);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
+  if (rel === "" || climbsOut(rel) || isAbsolute(rel)) return undefined;
   return rel;
 }
 

@@ -1,9 +1,28 @@
+/**
+ * Cross-process locks: an OS lock on a sidecar `<target>.lock`, released by
+ * the OS when its holder dies (no stale-lock reaping).
+ *
+ * A writer that finds the lock taken waits for it in the OS (a blocking lock,
+ * no polling), so every release hands the lock straight to a waiter. The
+ * bound on that wait follows the work, not the clock: each holder writes a
+ * fresh token into the sidecar when it takes the lock and again every few
+ * moments while it works, and a waiter only gives up when that token stops
+ * changing for the lock timeout (the holder is frozen) or one holder keeps the
+ * lock for HOLD_FACTOR timeouts. A long queue that keeps moving is waited
+ * out, however long it is; a stuck holder is reported with LOCK_TIMEOUT.
+ */
 import { dirname } from "../std.ts";
 import { PeaksError } from "../errors.ts";
-import { sleep } from "./files.ts";
+import { isNotFound } from "../errors.ts";
+import { commandLine } from "../shell.ts";
+import { confineState, kindOf } from "./confine.ts";
+import { randomHex } from "../ids.ts";
 
-/** Default bound on waiting for a lock; `PEAKS_LOCK_TIMEOUT_MS` overrides it. */
+/** Default bound on the lock not changing hands; `PEAKS_LOCK_TIMEOUT_MS` overrides it. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+
+/** One holder may keep a lock this many timeouts (while it shows progress) before waiters give up. */
+export const HOLD_FACTOR = 6;
 
 export function lockPathFor(target: string): string {
   return `${target}.lock`;
@@ -19,12 +38,124 @@ function configuredTimeout(): number {
   }
 }
 
+/** A sidecar that is a symlink or a special file is never opened (a dangling link would create a file elsewhere). */
+async function checkSidecar(lockPath: string): Promise<void> {
+  await confineState(lockPath);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(lockPath);
+  } catch (error) {
+    if (isNotFound(error)) return;
+    throw error;
+  }
+  if (info.isFile) return;
+  throw new PeaksError(
+    info.isSymlink ? "SYMLINK_REFUSED" : "NOT_A_REGULAR_FILE",
+    `The lock file ${lockPath} is ${kindOf(info)}; peaks only locks regular files it created. Remove it (it holds no data) and retry.`,
+    { data: { path: lockPath }, nextActions: [commandLine(["rm", lockPath])] },
+  );
+}
+
+const encoder = new TextEncoder();
+
+/** The holder's side: a token that changes on every take and every beat. */
+class Turn {
+  readonly #file: Deno.FsFile;
+  readonly #id = randomHex(8);
+  #beat = 0;
+  #writing: Promise<unknown> = Promise.resolve();
+
+  constructor(file: Deno.FsFile) {
+    this.#file = file;
+  }
+
+  mark(): Promise<unknown> {
+    const token = encoder.encode(`${this.#id}:${String(this.#beat++).padStart(10, "0")}\n`);
+    this.#writing = this.#writing.then(async () => {
+      await this.#file.seek(0, Deno.SeekMode.Start);
+      await this.#file.write(token);
+    }).catch(() => {});
+    return this.#writing;
+  }
+
+  /** Waits for a beat still being written, so none lands after the lock is let go. */
+  settled(): Promise<unknown> {
+    return this.#writing;
+  }
+}
+
+async function readToken(lockPath: string): Promise<string> {
+  try {
+    return new TextDecoder().decode(await Deno.readFile(lockPath));
+  } catch {
+    return "";
+  }
+}
+
+function timeoutError(target: string, lockPath: string, why: string, timeoutMs: number) {
+  return new PeaksError(
+    "LOCK_TIMEOUT",
+    `Gave up waiting for the lock on ${target}: ${why}. Another peaks process is stuck while writing it; retry the command, and if it keeps failing find that process.`,
+    { data: { path: target, lockPath, timeoutMs } },
+  );
+}
+
+/** Waits in the OS queue until the lock is ours, or throws LOCK_TIMEOUT when the queue stops moving. */
+async function waitTurn(
+  file: Deno.FsFile,
+  paths: { target: string; lockPath: string },
+  timeoutMs: number,
+): Promise<void> {
+  let won = false;
+  const locked = file.lock(true).then(() => (won = true));
+  // After a timeout the handle is closed; the pending request then ends on its own.
+  locked.catch(() => {});
+  const poll = Math.max(5, Math.min(250, timeoutMs / 4));
+  let seen = await readToken(paths.lockPath);
+  let holder = seen.split(":")[0];
+  let changedAt = performance.now();
+  let heldSince = changedAt;
+  while (!won) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([locked, new Promise((resolve) => (timer = setTimeout(resolve, poll)))]);
+    clearTimeout(timer);
+    if (won) return;
+    const token = await readToken(paths.lockPath);
+    const now = performance.now();
+    if (token !== seen) {
+      seen = token;
+      changedAt = now;
+      if (token.split(":")[0] !== holder) {
+        holder = token.split(":")[0];
+        heldSince = now;
+      }
+    }
+    if (now - changedAt >= timeoutMs) {
+      throw timeoutError(
+        paths.target,
+        paths.lockPath,
+        `its holder showed no progress for ${timeoutMs} ms`,
+        timeoutMs,
+      );
+    }
+    if (now - heldSince >= timeoutMs * HOLD_FACTOR) {
+      throw timeoutError(
+        paths.target,
+        paths.lockPath,
+        `one holder kept it for over ${timeoutMs * HOLD_FACTOR} ms`,
+        timeoutMs,
+      );
+    }
+  }
+}
+
 /**
  * Runs `fn` while holding an exclusive OS lock on the sidecar `<target>.lock`.
  * The OS drops the lock when its holder dies, so a killed writer never leaves
  * a lock behind (no reaping needed); the sidecar file itself is never deleted,
  * because unlinking a lock file lets two holders lock different inodes.
- * Waiting is bounded: past the timeout the caller gets LOCK_TIMEOUT naming the file.
+ * `timeoutMs` bounds how long the lock may go without changing hands or
+ * showing progress (see the module comment), not the whole wait.
  */
 export async function withLock<T>(
   target: string,
@@ -32,26 +163,20 @@ export async function withLock<T>(
   options: { timeoutMs?: number } = {},
 ): Promise<T> {
   const lockPath = lockPathFor(target);
+  await checkSidecar(lockPath);
   await Deno.mkdir(dirname(lockPath), { recursive: true });
   const file = await Deno.open(lockPath, { read: true, write: true, create: true });
   try {
     const timeoutMs = options.timeoutMs ?? configuredTimeout();
-    const deadline = performance.now() + timeoutMs;
-    let delay = 1;
-    while (!(await file.tryLock(true))) {
-      if (performance.now() >= deadline) {
-        throw new PeaksError(
-          "LOCK_TIMEOUT",
-          `Timed out after ${timeoutMs} ms waiting for the lock on ${target}; another peaks process is still writing it. Retry the command.`,
-          { data: { path: target, lockPath, timeoutMs } },
-        );
-      }
-      await sleep(delay + Math.random() * delay);
-      delay = Math.min(delay * 2, 25);
-    }
+    if (!(await file.tryLock(true))) await waitTurn(file, { target, lockPath }, timeoutMs);
+    const turn = new Turn(file);
+    await turn.mark();
+    const beat = setInterval(() => turn.mark(), Math.max(5, timeoutMs / 4));
     try {
       return await fn();
     } finally {
+      clearInterval(beat);
+      await turn.settled();
       await file.unlock().catch(() => {});
     }
   } finally {
@@ -61,15 +186,24 @@ export async function withLock<T>(
 
 /**
  * True while another process (or another handle in this one) holds the lock
- * on `target`; false when the sidecar is free or does not exist. Lets a
- * reader tell an operation in progress from one whose writer died.
+ * on `target`; false when the sidecar is free, does not exist, or is not a
+ * regular file. Lets a reader tell an operation in progress from one whose
+ * writer died.
  */
 export async function isLocked(target: string): Promise<boolean> {
+  const lockPath = lockPathFor(target);
+  await confineState(lockPath);
+  try {
+    if (!(await Deno.lstat(lockPath)).isFile) return false;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(lockPathFor(target), { read: true, write: true });
+    file = await Deno.open(lockPath, { read: true, write: true });
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
+    if (isNotFound(error)) return false;
     throw error;
   }
   try {
