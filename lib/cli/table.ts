@@ -127,6 +127,11 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../subagent/cleanup.ts"),
   },
   {
+    name: "sub-agent repair",
+    summary: "Rebuild a batch file from its members' records (repairs an unreadable batch).",
+    load: () => import("../subagent/repair.ts"),
+  },
+  {
     name: "sub-agent supervise",
     summary: "Run a detached sub-agent's vendor CLI (started by dispatch --mode detached).",
     load: () => import("../subagent/supervise.ts"),

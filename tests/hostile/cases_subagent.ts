@@ -530,4 +530,42 @@ export const SUBAGENT_CASES: Record<string, CommandCases> = {
       },
     ],
   },
+  "sub-agent repair": {
+    baseline: (fx) => ["sub-agent", "repair", "--batch", fx.batch],
+    cases: [
+      {
+        name: "batch id that escapes",
+        argv: () => ["sub-agent", "repair", "--batch", "../../x"],
+        exit: 2,
+        code: "INVALID_IDENTIFIER",
+      },
+      {
+        name: "a batch nobody dispatched into",
+        argv: () => ["sub-agent", "repair", "--batch", "nothing-here"],
+        exit: 1,
+        code: "BATCH_NOT_FOUND",
+        unchanged: true,
+      },
+      {
+        name: "a truncated batch file is rebuilt from its records",
+        setup: (fx) => truncate(batchFile(fx)),
+        argv: (fx) => ["sub-agent", "repair", "--batch", fx.batch],
+        exit: 0,
+      },
+      {
+        name: "a batch file that is a symlink out",
+        setup: (fx) => symlinkOut(fx, batchFile(fx)),
+        argv: (fx) => ["sub-agent", "repair", "--batch", fx.batch],
+        exit: [0, 1],
+      },
+      {
+        name: "read-only project",
+        setup: (fx) => truncate(batchFile(fx)),
+        argv: (fx) => ["sub-agent", "repair", "--batch", fx.batch],
+        readOnly: true,
+        exit: 1,
+        code: ["READ_ONLY", "ACCESS_DENIED"],
+      },
+    ],
+  },
 };
