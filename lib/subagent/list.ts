@@ -13,6 +13,7 @@ import { listRecords } from "../core/record/record.ts";
 import { RECORD_STATUSES } from "../core/record/names_light.ts";
 import { openSession } from "../core/session/session.ts";
 import { compactMeta } from "./_artifact_rules.ts";
+import { safeField } from "../core/terminal_text.ts";
 
 export default defineCommand({
   name: "sub-agent list",
@@ -78,9 +79,9 @@ export default defineCommand({
       nextActions: unreadable.map((u) => u.repair).filter((a): a is string => a !== null),
       human: shown.length
         ? shown.map((r) =>
-          `${r.status.padEnd(13)} ${
-            String(r.progress).padStart(3)
-          }%  ${r.role}  ${r.requestId}  ${r.recordPath}`
+          `${r.status.padEnd(13)} ${String(r.progress).padStart(3)}%  ${safeField(r.role)}  ${
+            safeField(r.requestId)
+          }  ${r.recordPath}`
         ).join("\n")
         : "no dispatch records",
     };

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "@std/assert";
-import { redact } from "../../lib/cli/redact.ts";
+import { redact } from "../../lib/core/redact.ts";
 import { assertId, isValidId, newSessionId, printable } from "../../lib/core/ids.ts";
 import { createFileExclusive, writeFileAtomic } from "../../lib/core/fs/files.ts";
 import { guardPath } from "../../lib/core/project/guard.ts";
