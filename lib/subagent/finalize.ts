@@ -14,6 +14,7 @@ import { describeIssues } from "../core/fs/json.ts";
 import { auditRecord, type RecordAudit } from "./_audit.ts";
 import { selectTargets, type Skipped } from "./_finalize_targets.ts";
 import type { Ctx } from "../core/command/ctx.ts";
+import { assertJsonDepth } from "../core/json_input.ts";
 
 async function stopDetached(project: Project, path: string, record: DispatchRecord, now: Date) {
   const { runOf, stopRun } = await import("./detached/_control.ts");
@@ -24,6 +25,7 @@ const RESULT_JSON_MAX = 64 * 1024;
 
 function parseResult(raw: string | undefined): SubAgentResult | null {
   if (raw === undefined) return null;
+  assertJsonDepth(raw, "result-json");
   let value: unknown;
   try {
     value = JSON.parse(raw);
