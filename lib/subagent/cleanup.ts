@@ -49,7 +49,9 @@ async function archiveSession(
   }
   for (const [batchId, known] of groups) {
     const done = known.length === 0 || known.every((e) => finishedBefore(e.record, options.cutoff));
-    const moved = done ? await archiveBatch(project, sid, batchId, { ...options, known }) : undefined;
+    const moved = done
+      ? await archiveBatch(project, sid, batchId, { ...options, known })
+      : undefined;
     if (!moved) {
       into.kept += known.length;
       continue;

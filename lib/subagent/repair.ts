@@ -28,7 +28,8 @@ export default defineCommand({
     const rebuilt = await rebuildBatch(project, sessionId, batchId, ctx.now());
     const warnings: Warning[] = rebuilt.unreadable.map((u) => ({
       code: "RECORD_UNREADABLE",
-      message: `${u.recordPath} is unreadable (${u.reason}); if it belongs to this batch, repair it (${u.repair}) and run this again.`,
+      message:
+        `${u.recordPath} is unreadable (${u.reason}); if it belongs to this batch, repair it (${u.repair}) and run this again.`,
       path: u.recordPath,
     }));
     const { batch } = rebuilt;

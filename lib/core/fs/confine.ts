@@ -65,7 +65,9 @@ function notAFolder(state: StateRoot, path: string, info: Deno.FileInfo): PeaksE
   const rel = shown(state, path);
   return new PeaksError(
     "NOT_A_DIRECTORY",
-    `${rel} should be a folder of peaks state but is ${kindOf(info)}; move it aside and let peaks recreate the folder.`,
+    `${rel} should be a folder of peaks state but is ${
+      kindOf(info)
+    }; move it aside and let peaks recreate the folder.`,
     {
       data: { path: rel, kind: kindOf(info), projectRoot: state.root },
       nextActions: asideRepair(state, path, "aside"),

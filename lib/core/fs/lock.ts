@@ -51,7 +51,9 @@ async function checkSidecar(lockPath: string): Promise<void> {
   if (info.isFile) return;
   throw new PeaksError(
     info.isSymlink ? "SYMLINK_REFUSED" : "NOT_A_REGULAR_FILE",
-    `The lock file ${lockPath} is ${kindOf(info)}; peaks only locks regular files it created. Remove it (it holds no data) and retry.`,
+    `The lock file ${lockPath} is ${
+      kindOf(info)
+    }; peaks only locks regular files it created. Remove it (it holds no data) and retry.`,
     { data: { path: lockPath }, nextActions: [commandLine(["rm", lockPath])] },
   );
 }

@@ -129,7 +129,9 @@ function assertRecordFile(fileName: string): string {
   if (isRecordFileName(fileName)) return fileName;
   throw usageError(
     "INVALID_IDENTIFIER",
-    `${JSON.stringify(printable(fileName))} is not a dispatch record file name (dispatch-<…>.json).`,
+    `${
+      JSON.stringify(printable(fileName))
+    } is not a dispatch record file name (dispatch-<…>.json).`,
     { data: { value: printable(fileName) } },
   );
 }
