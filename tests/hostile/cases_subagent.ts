@@ -273,6 +273,21 @@ export const SUBAGENT_CASES: Record<string, CommandCases> = {
     baseline: (fx) => ["sub-agent", "finalize", "--record", fx.record, "--outcome", "done"],
     cases: [
       {
+        name: "result JSON nested 10 000 levels deep",
+        argv: (fx) => [
+          "sub-agent",
+          "finalize",
+          "--record",
+          fx.record,
+          "--outcome",
+          "done",
+          "--result-json",
+          `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`,
+        ],
+        exit: 2,
+        code: "JSON_TOO_DEEP",
+      },
+      {
         name: "truncated result JSON",
         argv: (fx) => [
           "sub-agent",
@@ -405,6 +420,21 @@ export const SUBAGENT_CASES: Record<string, CommandCases> = {
   "sub-agent share": {
     baseline: (fx) => ["sub-agent", "share", "--batch", fx.batch, "--key", "rd.x", "--value", "1"],
     cases: [
+      {
+        name: "a value nested 10 000 levels deep",
+        argv: (fx) => [
+          "sub-agent",
+          "share",
+          "--batch",
+          fx.batch,
+          "--key",
+          "rd.deep",
+          "--value",
+          `${"[".repeat(10_000)}${"]".repeat(10_000)}`,
+        ],
+        exit: 2,
+        code: "JSON_TOO_DEEP",
+      },
       {
         name: "key with a control character",
         argv: (
