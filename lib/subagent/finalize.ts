@@ -149,10 +149,10 @@ export default defineCommand({
           artifactsMissing: count("ARTIFACT_MISSING"),
           artifactsChanged: count("ARTIFACT_CHANGED"),
           unauthorizedCommits: audits.reduce((n, a) => n + (a.commits?.length ?? 0), 0),
-          records: audits,
+          records: audits.map(boundedAudit),
         },
       },
-      warnings,
+      warnings: boundedWarnings(warnings),
       nextActions: skipped.map((s) => s.repair).filter((a): a is string => a !== null),
       human: [
         `finalized ${finalized.length} record(s) as ${flags.outcome}${
@@ -163,6 +163,40 @@ export default defineCommand({
     };
   },
 });
+
+/** Problems listed per record; the counts above cover all of them. */
+const PROBLEMS_SHOWN = 20;
+
+/** A record's audit as shown: only the artefacts with a problem (at most 20), with the counts. */
+function boundedAudit(audit: RecordAudit) {
+  const problems = audit.artifacts.filter((a) => a.state !== "ok");
+  return {
+    ...audit,
+    artifactsChecked: audit.artifacts.length,
+    artifactProblems: problems.length,
+    artifacts: problems.slice(0, PROBLEMS_SHOWN),
+  };
+}
+
+/** At most 20 warnings of each code, then one saying how many more there were. */
+function boundedWarnings(warnings: Warning[]): Warning[] {
+  const seen = new Map<string, number>();
+  const kept = warnings.filter((w) => {
+    const n = (seen.get(w.code) ?? 0) + 1;
+    seen.set(w.code, n);
+    return n <= PROBLEMS_SHOWN;
+  });
+  for (const [code, n] of seen) {
+    if (n <= PROBLEMS_SHOWN) continue;
+    kept.push({
+      code: "WARNINGS_OMITTED",
+      message: `${
+        n - PROBLEMS_SHOWN
+      } more ${code} warning(s) not shown; data.audit has the counts.`,
+    });
+  }
+  return kept;
+}
 
 interface Closed {
   entry: Record<string, unknown>;
