@@ -13,6 +13,7 @@ export const GROUPS: Record<string, string> = {
   session: "Sessions: the active one, the list, titles.",
   skill: "Skill presence: which skill, mode and gate are active.",
   statusline: "The Claude Code status line: install, remove, render.",
+  permissions: "The host's allow rule that lets the agent run peaks without asking.",
   "sub-agent":
     "Dispatch sub-agents and track them: records, heartbeats, status, artefacts, channel.",
   context: "Prompt budget checks for sub-agent prompts.",
@@ -69,6 +70,16 @@ export const COMMANDS: CommandEntry[] = [
     name: "statusline render",
     summary: "Print the status line from Claude Code's JSON on stdin.",
     load: () => import("../statusline/render.ts"),
+  },
+  {
+    name: "permissions install",
+    summary: "Allow Bash(peaks:*) in Claude Code's settings (opt-in, comment-preserving).",
+    load: () => import("../permissions/install.ts"),
+  },
+  {
+    name: "permissions uninstall",
+    summary: "Remove peaks' allow rule from Claude Code's settings.",
+    load: () => import("../permissions/uninstall.ts"),
   },
   // -- sub-agent --
   {

@@ -11,6 +11,7 @@
 import { commandLine, peaksLine, projectArgs } from "../core/shell.ts";
 import { roleFileName, STAGES } from "../core/record/names_light.ts";
 import type { RuntimeArgs } from "./dispatch/_runtime_args.ts";
+import type { VendorPermissions } from "../core/ide/vendors.ts";
 
 export const COMMIT_POLICY_TITLE = "## Commit / push policy (mandatory)";
 
@@ -210,7 +211,18 @@ export interface DetachedPromptArgs {
   recordPath: string;
   runDir: string;
   vendor: string;
+  permissions: VendorPermissions;
 }
+
+const PERMISSION_WORDS: Record<VendorPermissions, string> = {
+  role:
+    "- Read the project, edit files inside it with your file tools, and run `peaks`; other shell commands,\n" +
+    "  files outside the project and the network may be refused, and a refused call marks the run failed.",
+  "read-only":
+    "- You may read the project and run `peaks`; edits and other commands are refused, and a refused\n" +
+    "  call marks the run failed.",
+  full: "- Nothing asks before your tool calls: stay inside the project and the task.",
+};
 
 /** The prompt of a detached vendor process: small, since some vendors take it as an argument. */
 export function composeDetachedPrompt(args: DetachedPromptArgs, task: string): string {
@@ -240,7 +252,8 @@ export function composeDetachedPrompt(args: DetachedPromptArgs, task: string): s
     } --path <file> --summary "<one line>"`,
     "",
     "## Progress and context",
-    "- peaks records a heartbeat from your output and the outcome from your exit code.",
+    "- peaks records a heartbeat from your output and the outcome from your exit code and your own",
+    "  structured output (refused tool calls, API and login errors).",
     `- For a named step you may add: ${
       beatCommand(rt, recordPath)
     } --status running --progress <0-100> --stage <stage> --note "<step>"`,
@@ -248,6 +261,7 @@ export function composeDetachedPrompt(args: DetachedPromptArgs, task: string): s
     "  (n from 1): {n, at, summary, taskState, decisionsKept[], optionsDiscarded[]}. Nothing flows back to you.",
     "",
     "## Rules",
+    PERMISSION_WORDS[args.permissions],
     "- No git commit, push, tag, checkout -b or other state-changing git command: leave the diff on",
     '  disk and describe it in diffSummary. An urgent commit is status "blocked", blockedReason',
     '  "blocked-by-orchestrator-policy".',

@@ -23,7 +23,7 @@ import { generatedRequestId, readSurroundings, runtimeArgs } from "./dispatch/_r
 import { assertDetachedFlags, detachedFlags } from "./detached/_flags.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 import type { RecordInputs } from "./detached/_input.ts";
-import { EXPECTED_COMPLETION_SECONDS, visibleHint } from "./dispatch/_tool_call.ts";
+import { EXPECTED_COMPLETION_SECONDS, promptOf, visibleHint } from "./dispatch/_tool_call.ts";
 import { BATCH_SOFT_LIMIT } from "../core/batch/batch.ts";
 import { peaksLine } from "../core/shell.ts";
 
@@ -325,7 +325,7 @@ function inlineData(inputs: RecordInputs, written: WrittenDispatch): Record<stri
   const { record, budget } = written;
   const toolCall = written.toolCall!;
   const shownMetas = inputs.artifactMetas.map(compactMeta);
-  const promptBytes = utf8(String(toolCall.args.prompt));
+  const promptBytes = utf8(promptOf(toolCall));
   const artifactBytes = shownMetas.length ? utf8(JSON.stringify(shownMetas)) : 0;
   const data: Record<string, unknown> = {
     envelopeVersion: ENVELOPE_VERSION,
@@ -360,6 +360,11 @@ function inlineData(inputs: RecordInputs, written: WrittenDispatch): Record<stri
       "This was a dry run: call the tool data.toolCall.name with data.toolCall.args now.",
       "Print data.orchestratorVisibleHint once per fan-out, then issue all tool calls in one message.",
       `When the sub-agent returns: git status, git diff, then peaks sub-agent finalize --record ${written.displayPath} --outcome done --result-json '<its return JSON>'.`,
+      ...(inputs.ide.inProcess?.input === "message"
+        ? [
+          "spawn_agent answers at once with the agent's id: call wait_agent with targets [<that id>] to get its final message.",
+        ]
+        : []),
     ];
   }
   return data;

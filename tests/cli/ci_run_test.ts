@@ -154,7 +154,7 @@ Deno.test({
     await using dir = await tempDir();
     const result = await ciRun(dir.path, readme(GOOD_DEMO, GOOD_TEST), ["nope"]);
     assertEquals(result.code, 1, result.stdout);
-    assertStringIncludes(result.stdout, "no step named nope (steps: tools check demo test)");
+    assertStringIncludes(result.stdout, "no step named nope (steps: tools check demo test hosts)");
     assertEquals(result.last, "0 passed, 1 failed");
   },
 });

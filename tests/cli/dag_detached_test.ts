@@ -98,8 +98,8 @@ Deno.test("--from-dag --mode detached: a wave larger than the free budget is ref
 Deno.test("a host without a sub-agent tool gets the detached DAG call as its next action, and it runs", async () => {
   await using dir = await tempDir();
   await initWorkspace(dir.path);
-  const bin = await fakeVendors(dir.path, { codex: "ok" });
-  const env = { ...detachedEnv(bin), CODEX_SANDBOX: "1" };
+  const bin = await fakeVendors(dir.path, { gemini: "ok" });
+  const env = { ...detachedEnv(bin), GEMINI_CLI: "1" };
   delete (env as Record<string, string>).CLAUDECODE;
   await writeText(join(dir.path, "dag.json"), JSON.stringify(DAG));
   const refused = await runPeaks(["sub-agent", "dispatch", "--from-dag", "dag.json", "--json"], {
@@ -109,9 +109,9 @@ Deno.test("a host without a sub-agent tool gets the detached DAG call as its nex
   assertEquals(refused.code, 3);
   assertEquals(refused.json.code, "IDE_NOT_SUPPORTED");
   const [action] = refused.json.nextActions;
-  assertMatch(action, /--mode detached --vendor codex --project /);
+  assertMatch(action, /--mode detached --vendor gemini --project /);
   const started = await runNextAction(action, { cwd: dir.path, env });
   assertEquals(started.code, 0, started.stdout);
-  assertEquals(started.json.data.vendor, "codex");
+  assertEquals(started.json.data.vendor, "gemini");
   for (const run of started.json.data.detached) await waitForExit(join(dir.path, run.runDir));
 });

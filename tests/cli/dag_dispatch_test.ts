@@ -69,7 +69,7 @@ function assertWave(result: RunResult, level: number, nodes: string[], remaining
   assertEquals(data.toolCalls.length, nodes.length);
   assertEquals(data.dispatchRecordPaths.length, nodes.length);
   nodes.forEach((id, i) => {
-    assertEquals(data.toolCalls[i].name, "Task");
+    assertEquals(data.toolCalls[i].name, "Agent");
     assertEquals(data.toolCalls[i].args.description, `role-${id} for rid=001-dag`);
     assert(data.toolCalls[i].args.prompt.includes(marker(id)), `prompt of ${id}`);
   });
@@ -80,7 +80,7 @@ function assertWave(result: RunResult, level: number, nodes: string[], remaining
   assertMatch(
     data.orchestratorVisibleHint,
     new RegExp(
-      `^⏳ Spawning ${nodes.length} sub-agents via Task tool: .* for rid=001-dag, batch-id=b7, level ${level}/3 \\(ETA ~60s\\)$`,
+      `^⏳ Spawning ${nodes.length} sub-agents via Agent tool: .* for rid=001-dag, batch-id=b7, level ${level}/3 \\(ETA ~60s\\)$`,
     ),
   );
 }

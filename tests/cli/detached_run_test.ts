@@ -76,7 +76,8 @@ Deno.test("a successful run ends done with its log, artefact, heartbeats and ret
   assertEquals(record.result.status, "ok");
   assertEquals(record.result.rid, "001-login");
 
-  // The vendor got the record's prompt on stdin, and the argument vector of claude's stdin form.
+  // The vendor got the record's prompt on stdin, and the argument vector of claude's stdin form
+  // with the default posture (edits in the project, peaks itself).
   const [prompt] = await fakeFiles(dir.path, sid, "prompt-");
   assertEquals(await Deno.readTextFile(prompt), record.prompt);
   assertStringIncludes(record.prompt, "Implement the login form");
@@ -85,6 +86,10 @@ Deno.test("a successful run ends done with its log, artefact, heartbeats and ret
     "-p",
     "--output-format",
     "json",
+    "--permission-mode",
+    "acceptEdits",
+    "--allowedTools",
+    "Bash(peaks:*)",
   ]);
   assertEquals((await fakeFiles(dir.path, sid, "artefact-")).length, 1);
 });
@@ -112,7 +117,11 @@ Deno.test("a failing vendor ends failed with its exit code; one killed by the OS
   await assertClosed(failing.runDir);
   assertStringIncludes(await Deno.readTextFile(join(failing.runDir, "log.txt")), "boom");
   const failedRecord = await readJsonFile(failing.recordPath);
-  assertEquals([failedRecord.status, failedRecord.error], ["failed", "codex exited with code 7"]);
+  // The end of its stderr says why.
+  assertEquals([failedRecord.status, failedRecord.error], [
+    "failed",
+    "codex exited with code 7: boom: the vendor failed",
+  ]);
 
   const crashed = await waitForExit(crashing.runDir);
   assertEquals([crashed.exitCode, crashed.signal, crashed.outcome], [null, "SIGKILL", "failed"]);
@@ -195,4 +204,46 @@ Deno.test("finalize --outcome cancelled on a live detached record stops its vend
   assert(!(await exists(join(run.runDir, "stop"))));
   const record = await readJsonFile(run.recordPath);
   assertEquals([record.status, record.disposed], ["cancelled", true]);
+});
+
+Deno.test("the vendor's own output decides too: refused tools, an API error, a blocked result and a missing login never end done", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const bin = await fakeVendors(dir.path, {
+    claude: "refused",
+    codex: "turn-failed",
+    gemini: "blocked",
+    copilot: "no-auth",
+  });
+  const env = detachedEnv(bin);
+  const runs = [];
+  for (const vendor of ["claude", "codex", "gemini", "copilot"]) {
+    runs.push(await dispatchDetached(dir.path, env, "rd", ["--vendor", vendor, "--prompt", "x"]));
+  }
+  const ends = [];
+  for (const run of runs) {
+    const exit = await waitForExit(run.runDir);
+    const record = await readJsonFile(run.recordPath);
+    ends.push([record.status, exit.reason, record.error]);
+  }
+  assertEquals(ends, [
+    ["failed", "refused", "claude refused 1 tool call: Bash: touch hello.txt"],
+    [
+      "failed",
+      "api-error",
+      "codex reported an error (HTTP 503): unexpected status 503 Service Unavailable: overloaded (exit code 1)",
+    ],
+    ["failed", "blocked", "gemini returned blocked: needs a database"],
+    [
+      "failed",
+      "auth",
+      "copilot could not authenticate: Error: not logged in. Run the login command or set an API key. (exit code 1)",
+    ],
+  ]);
+  // The blocked result was still parsed from gemini's streamed message and stored.
+  const blocked = await readJsonFile(runs[2].recordPath);
+  assertEquals([blocked.result?.status, blocked.result?.blockedReason], [
+    "blocked",
+    "needs a database",
+  ]);
 });

@@ -82,7 +82,7 @@ Deno.test("no vendor installed: VENDOR_NOT_FOUND at once, nothing written, an in
   assert(!inProcess.includes("--mode"));
   const replay = await runNextAction(inProcess, { cwd: dir.path, env });
   assertEquals(replay.code, 0, replay.stdout);
-  assertEquals(replay.json.data.toolCall.name, "Task");
+  assertEquals(replay.json.data.toolCall.name, "Agent");
 });
 
 Deno.test("the session-history marker anywhere in a detached prompt is refused", async () => {
@@ -135,8 +135,8 @@ Deno.test("an argument-fed vendor has a cap; --brief pointer and a stdin vendor 
   const pointerRun = join(dir.path, viaPointer.json.data.detached.runDir);
   assertEquals((await waitForExit(pointerRun)).outcome, "done");
   const [args] = await fakeFiles(dir.path, sid, "args-");
-  const [run, message] = (await Deno.readTextFile(args)).trim().split("\n");
-  assertEquals(run, "run");
+  const [run, format, json, message] = (await Deno.readTextFile(args)).trim().split("\n");
+  assertEquals([run, format, json], ["run", "--format", "json"]);
   assertMatch(message, /^Run `peaks sub-agent brief --record dispatch-[^`]+` and follow it\.$/);
 
   const viaStdin = await runNextAction(switched, { cwd: dir.path, env });
@@ -164,7 +164,7 @@ Deno.test("a small prompt reaches an argument-fed vendor as its message", async 
   assertEquals((await waitForExit(run.runDir)).outcome, "done");
   const [args] = await fakeFiles(dir.path, sid, "args-");
   const text = await Deno.readTextFile(args);
-  assert(text.startsWith("run\n# Detached sub-agent: txt for "), text);
+  assert(text.startsWith("run\n--format\njson\n# Detached sub-agent: txt for "), text);
   assertStringIncludes(text, "Write the handoff");
 });
 

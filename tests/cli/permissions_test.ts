@@ -1,64 +1,99 @@
 /**
- * The binary's permission set at work, through the real entry point with
- * -P=peaks: network to a non-loopback address, starting a program the set
- * does not list and importing remote code are refused by the runtime, and
- * peaks reports each refusal in an envelope, never a stack trace.
+ * `permissions install|uninstall`: the Claude Code allow rule for peaks,
+ * added and removed in place (comments, order, indentation kept), only
+ * when asked, and idempotent.
  */
-import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import { baseEnv, CONFIG, runPeaks } from "../support/cli.ts";
-import { tempDir } from "../support/temp.ts";
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { runPeaks } from "../support/cli.ts";
+import { exists, tempDir, writeText } from "../support/temp.ts";
 
-const TRACE = /Uncaught|^\s+at |error: /m;
+const SETTINGS = `{
+  // keep this comment
+  "permissions": {
+    "allow": ["Bash(git status)"], /* inline */
+    "deny": ["Bash(rm:*)"]
+  },
+  "model": "opus"
+}
+`;
 
-Deno.test("network to a non-loopback address is refused before any packet, with a clear envelope", async () => {
+const strip = (text: string) => JSON.parse(text.replace(/\/\/.*|\/\*.*?\*\//g, ""));
+
+Deno.test("install appends Bash(peaks:*) to permissions.allow, keeps every other byte, and is idempotent", async () => {
   await using dir = await tempDir();
-  await Deno.writeTextFile(join(dir.path, "p.md"), "prompt\n");
-  // 192.0.2.1 is a documentation address; the runtime refuses it before any lookup or connect.
-  const result = await runPeaks(
-    ["context", "check", "--prompt-file", "p.md", "--use-headroom", "--json"],
-    { cwd: dir.path, env: { HEADROOM_BASE_URL: "http://192.0.2.1:8787" } },
-  );
-  assertEquals(result.code, 0, result.stdout);
-  const warning = result.json.warnings.find((w: { code: string }) =>
-    w.code === "HEADROOM_UNAVAILABLE"
-  );
-  assert(warning, result.stdout);
-  assertStringIncludes(warning.message + JSON.stringify(result.json.data), "NotCapable");
-  assert(!TRACE.test(result.stderr), result.stderr);
-});
-
-Deno.test("starting a program the permission set does not list is PERMISSION_DENIED, not a trace", async () => {
-  await using dir = await tempDir();
-  for (const program of ["sh", "/bin/sh", "curl"]) {
-    const result = await runPeaks(["debug", "run-probe", program, "--json"], { cwd: dir.path });
-    assertEquals([result.code, result.json?.code], [1, "PERMISSION_DENIED"], result.stdout);
-    assertStringIncludes(result.json.message, "not allowed");
-    assert(!TRACE.test(result.stderr), result.stderr);
-    const human = await runPeaks(["debug", "run-probe", program], { cwd: dir.path });
-    assertEquals(human.code, 1);
-    assert(human.stderr.startsWith("error PERMISSION_DENIED:"), human.stderr);
+  const path = `${dir.path}/.claude/settings.local.json`;
+  await writeText(path, SETTINGS);
+  const install = await runPeaks(["permissions", "install", "--json"], { cwd: dir.path });
+  assertEquals(install.code, 0, install.stdout);
+  assertEquals([install.json.data.action, install.json.data.rule], ["installed", "Bash(peaks:*)"]);
+  const after = await Deno.readTextFile(path);
+  assertEquals(strip(after).permissions, {
+    allow: ["Bash(git status)", "Bash(peaks:*)"],
+    deny: ["Bash(rm:*)"],
+  });
+  for (const kept of ["// keep this comment", "/* inline */", '"model": "opus"']) {
+    assert(after.includes(kept), `${kept} lost:\n${after}`);
   }
-  const git = await runPeaks(["debug", "run-probe", "git", "--json"], { cwd: dir.path });
-  assertEquals([git.code, git.json.data.permission, git.json.data.started], [0, "granted", false]);
+
+  const again = await runPeaks(["permissions", "install", "--scope", "local", "--json"], {
+    cwd: dir.path,
+  });
+  assertEquals([again.json.data.action, again.json.data.changed], ["unchanged", false]);
+  assertEquals(await Deno.readTextFile(path), after);
+
+  const uninstall = await runPeaks(["permissions", "uninstall", "--json"], { cwd: dir.path });
+  assertEquals(uninstall.json.data.action, "removed");
+  const restored = await Deno.readTextFile(path);
+  assertEquals(strip(restored).permissions.allow, ["Bash(git status)"]);
+  assert(restored.includes("// keep this comment") && restored.includes("/* inline */"));
+  const twice = await runPeaks(["permissions", "uninstall", "--json"], { cwd: dir.path });
+  assertEquals(twice.json.data.action, "unchanged");
 });
 
-Deno.test("remote code cannot be imported under the binary's permission set", async () => {
+Deno.test("no settings file or no permissions key: one is created with just the rule; dry-run writes nothing", async () => {
   await using dir = await tempDir();
-  const script = join(dir.path, "import_remote.ts");
-  await Deno.writeTextFile(
-    script,
-    `try { await import("https://" + "deno.land/std/version.ts"); console.log("imported"); }
-     catch (e) { console.log(e instanceof Error ? e.message.split("\\n")[0] : String(e)); }`,
+  const local = `${dir.path}/.claude/settings.local.json`;
+  const dry = await runPeaks(
+    ["permissions", "install", "--scope", "local", "--dry-run", "--json"],
+    {
+      cwd: dir.path,
+    },
   );
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-q", "--cached-only", "-P=peaks", "--config", CONFIG, script],
+  assertEquals([dry.code, dry.json.data.action], [0, "would-be-installed"]);
+  assert(!(await exists(local)));
+  const made = await runPeaks(["permissions", "install", "--scope", "local", "--json"], {
     cwd: dir.path,
-    env: await baseEnv({ cwd: dir.path }),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  assertStringIncludes(text, 'Requires import access to "deno.land:443"');
+  });
+  assertEquals(made.json.data.settingsPath, local);
+  assertEquals(strip(await Deno.readTextFile(local)), {
+    permissions: { allow: ["Bash(peaks:*)"] },
+  });
+
+  const shared = `${dir.path}/.claude/settings.json`;
+  await writeText(shared, '{\n\t"model": "opus"\n}\n');
+  await runPeaks(["permissions", "install", "--scope", "project", "--json"], { cwd: dir.path });
+  const text = await Deno.readTextFile(shared);
+  assertEquals(strip(text), { model: "opus", permissions: { allow: ["Bash(peaks:*)"] } });
+  assertMatch(text, /\n\t"permissions"/);
+
+  const user = await runPeaks(["permissions", "install", "--scope", "user", "--json"], {
+    cwd: dir.path,
+    home: `${dir.path}/home`,
+  });
+  assertEquals(user.json.data.settingsPath, `${dir.path}/home/.claude/settings.json`);
+});
+
+Deno.test("a deny rule for peaks is reported; a permissions value of the wrong type is not rewritten", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/.claude/settings.local.json`;
+  await writeText(path, '{"permissions": {"deny": ["Bash(peaks:*)"]}}\n');
+  const warned = await runPeaks(["permissions", "install", "--json"], { cwd: dir.path });
+  assertEquals(warned.json.warnings.map((w: { code: string }) => w.code), ["PEAKS_DENIED"]);
+  assertEquals(strip(await Deno.readTextFile(path)).permissions.allow, ["Bash(peaks:*)"]);
+
+  const broken = '{"permissions": {"allow": "Bash(peaks:*)"}}\n';
+  await writeText(path, broken);
+  const refused = await runPeaks(["permissions", "install", "--json"], { cwd: dir.path });
+  assertEquals([refused.code, refused.json.code], [1, "SETTINGS_INVALID"]);
+  assertEquals(await Deno.readTextFile(path), broken);
 });

@@ -45,7 +45,7 @@ async function fakeVendor(dir: string, name: string): Promise<string> {
 Deno.test("IDE_NOT_SUPPORTED: exit 3, a detached replay with the installed vendor, the prompt saved", async () => {
   await using dir = await tempDir();
   const sid = await initWorkspace(dir.path);
-  const bin = await fakeVendor(dir.path, "codex");
+  const bin = await fakeVendor(dir.path, "gemini");
   const env = { PATH: `${bin}:${Deno.env.get("PATH")}` };
   const result = await runPeaks(
     [
@@ -53,7 +53,7 @@ Deno.test("IDE_NOT_SUPPORTED: exit 3, a detached replay with the installed vendo
       "dispatch",
       "rd",
       "--ide",
-      "codex",
+      "gemini",
       "--request-id",
       "001-login",
       "--prompt",
@@ -64,24 +64,24 @@ Deno.test("IDE_NOT_SUPPORTED: exit 3, a detached replay with the installed vendo
   );
   assertEquals(result.code, 3);
   assertEquals(result.json.code, "IDE_NOT_SUPPORTED");
-  assertEquals(result.json.data.vendor, "codex");
+  assertEquals(result.json.data.vendor, "gemini");
   assert(!result.stdout.includes(MARKER));
   const promptFile: string = result.json.data.promptFile;
   assertMatch(promptFile, new RegExp(`^\\.peaks/_sub_agents/${sid}/prompts/001-login-rd-`));
   assertEquals(await Deno.readTextFile(join(dir.path, promptFile)), `piped ${MARKER}`);
   assertEquals(result.json.nextActions.length, 1);
   const action: string = result.json.nextActions[0];
-  assertMatch(action, /--mode detached --vendor codex --project /);
+  assertMatch(action, /--mode detached --vendor gemini --project /);
   assertMatch(result.json.data.instructions.join(" "), /inline/);
 
-  // The replay really runs detached: a supervisor starts the fake codex with the saved prompt.
+  // The replay really runs detached: a supervisor starts the fake gemini with the saved prompt.
   const replay = await runNextAction(action, { cwd: dir.path, env });
   assertEquals(replay.code, 0, replay.stdout);
-  assertEquals([replay.json.data.mode, replay.json.data.vendor], ["detached", "codex"]);
+  assertEquals([replay.json.data.mode, replay.json.data.vendor], ["detached", "gemini"]);
   const exit = await waitForExit(join(dir.path, replay.json.data.detached.runDir));
   assertEquals(exit.outcome, "done");
   const detached = await readJson(join(dir.path, replay.json.data.dispatchRecordPath));
-  assertEquals([detached.mode, detached.vendor, detached.status], ["detached", "codex", "done"]);
+  assertEquals([detached.mode, detached.vendor, detached.status], ["detached", "gemini", "done"]);
   assert(detached.prompt.includes(`piped ${MARKER}`));
   const words = shellWords(action);
   const mode = words.indexOf("--mode");
@@ -147,4 +147,47 @@ Deno.test("runtime arguments come from presence, the PRD request and the swarm p
   assert(prompt.includes("- Request type: bugfix"));
   assert(prompt.includes("- frontendOnly: true; frontendKeywordHit: false"));
   assert(prompt.includes(`.peaks/_runtime/${sid}/system/sub-agent-ui.json`));
+});
+
+Deno.test("Codex gets its spawn_agent call (namespace multi_agent_v1, the prompt as message)", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const inline = await runPeaks(
+    ["sub-agent", "dispatch", "rd", "--prompt", `do it ${MARKER}`, "--json"],
+    { cwd: dir.path, env: { CODEX_SANDBOX: "seatbelt" } },
+  );
+  assertEquals(inline.code, 0, inline.stdout);
+  const data = inline.json.data;
+  assertEquals(data.ide, "codex");
+  assertEquals([data.toolCall.name, data.toolCall.namespace], ["spawn_agent", "multi_agent_v1"]);
+  assertEquals(Object.keys(data.toolCall.args), ["message"]);
+  assert(data.toolCall.args.message.includes(MARKER));
+  assert(!("verified" in data.toolCall));
+  assertMatch(data.orchestratorVisibleHint, /^⏳ Spawning sub-agent via spawn_agent tool: rd /);
+  assertMatch(data.instructions.join(" "), /wait_agent/);
+  assertEquals(
+    data.contextImpact.promptBytes,
+    new TextEncoder().encode(data.toolCall.args.message).length,
+  );
+  // The record keeps the prompt once: not again inside its stored tool call.
+  const record = await readJson(join(dir.path, data.dispatchRecordPath));
+  assert(record.toolCall?.args.message === undefined, JSON.stringify(record.toolCall));
+
+  const pointer = await runPeaks(
+    [
+      "sub-agent",
+      "dispatch",
+      "rd",
+      "--prompt",
+      "x",
+      "--brief",
+      "pointer",
+      "--ide",
+      "codex",
+      "--json",
+    ],
+    { cwd: dir.path },
+  );
+  assertEquals(pointer.code, 0, pointer.stdout);
+  assertMatch(pointer.json.data.toolCall.args.message, /^Run `peaks sub-agent brief --record /);
 });

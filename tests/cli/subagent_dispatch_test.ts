@@ -16,7 +16,7 @@ function outsidePrompt(stdout: string): string {
   return JSON.stringify(envelope);
 }
 
-Deno.test("dispatch writes a queued record and returns the Task tool call with every envelope field", async () => {
+Deno.test("dispatch writes a queued record and returns the Agent tool call with every envelope field", async () => {
   await using dir = await tempDir();
   const sid = await initWorkspace(dir.path);
   const result = await runPeaks(
@@ -37,8 +37,8 @@ Deno.test("dispatch writes a queued record and returns the Task tool call with e
   assertEquals(data.envelopeVersion, "2.1.0");
   assertEquals(data.ide, "claude-code");
   assertEquals(data.role, "rd-planning");
-  assertEquals(data.toolCall.name, "Task");
-  assertEquals(data.toolCallAliases, ["Agent"]);
+  assertEquals(data.toolCall.name, "Agent");
+  assertEquals(data.toolCallAliases, ["Task"]);
   assertEquals(data.toolCall.args.subagent_type, "general-purpose");
   assertEquals(data.toolCall.args.description, "rd-planning for rid=001-login");
   assert(data.toolCall.args.prompt.includes(MARKER));
@@ -65,7 +65,7 @@ Deno.test("dispatch writes a queued record and returns the Task tool call with e
   assertEquals(data.expectedCompletionSeconds, 45);
   assertEquals(
     data.orchestratorVisibleHint,
-    `⏳ Spawning sub-agent via Task tool: rd-planning for rid=001-login, batch-id=${data.batchId} (ETA ~45s)`,
+    `⏳ Spawning sub-agent via Agent tool: rd-planning for rid=001-login, batch-id=${data.batchId} (ETA ~45s)`,
   );
   // Sizes are of the whole composed prompt: the caller's part plus the CLI-generated blocks.
   assert(data.originalPromptSize > new TextEncoder().encode(`Plan it. ${MARKER}`).length);

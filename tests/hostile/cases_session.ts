@@ -1,4 +1,4 @@
-/** Hostile cases: workspace, session, skill presence, statusline. */
+/** Hostile cases: workspace, session, skill presence, statusline, permissions. */
 import { join } from "../../lib/core/std.ts";
 import {
   big,
@@ -15,6 +15,9 @@ import {
   write,
   wrongVersion,
 } from "./model.ts";
+
+const localSettings = (fx: Parameters<typeof settingsFile>[0]) =>
+  join(fx.root, ".claude", "settings.local.json");
 
 export const SESSION_CASES: Record<string, CommandCases> = {
   "workspace init": {
@@ -247,6 +250,71 @@ export const SESSION_CASES: Record<string, CommandCases> = {
         setup: (fx) => write(join(fx.home, ".claude", "settings.json"), '{"statusLine": {'),
         argv: () => ["statusline", "uninstall", "--scope", "user"],
         exit: [1, 3],
+      },
+    ],
+  },
+  "permissions install": {
+    baseline: () => ["permissions", "install", "--dry-run"],
+    cases: [
+      {
+        name: "local settings file is a JSON array",
+        setup: (fx) => write(localSettings(fx), "[]\n"),
+        argv: () => ["permissions", "install"],
+        exit: 1,
+        code: "SETTINGS_INVALID",
+      },
+      {
+        name: "local settings file is truncated",
+        setup: (fx) => write(localSettings(fx), '{"permissions": {"allow": ["Bash(git'),
+        argv: () => ["permissions", "install"],
+        exit: 1,
+        code: "SETTINGS_INVALID",
+      },
+      {
+        name: "permissions.allow is a string",
+        setup: (fx) => write(localSettings(fx), '{"permissions": {"allow": "Bash(peaks:*)"}}'),
+        argv: () => ["permissions", "install"],
+        exit: 1,
+        code: "SETTINGS_INVALID",
+      },
+      {
+        name: "local settings file is a symlink",
+        setup: (fx) => symlinkOut(fx, localSettings(fx)),
+        argv: () => ["permissions", "install"],
+        exit: [1, 2, 3],
+        code: ["SYMLINK_REFUSED", "PATH_OUTSIDE_PROJECT"],
+      },
+      {
+        name: ".claude folder is a symlink out of the project",
+        setup: (fx) => Deno.symlink(fx.outside, join(fx.root, ".claude")),
+        argv: () => ["permissions", "install", "--scope", "project"],
+        exit: [1, 2, 3],
+      },
+    ],
+  },
+  "permissions uninstall": {
+    baseline: () => ["permissions", "uninstall", "--dry-run"],
+    cases: [
+      {
+        name: "permissions is a number",
+        setup: (fx) => write(localSettings(fx), '{"permissions": 7}'),
+        argv: () => ["permissions", "uninstall"],
+        exit: 1,
+        code: "SETTINGS_INVALID",
+      },
+      {
+        name: "shared settings file is a symlink",
+        setup: (fx) => symlinkOut(fx, settingsFile(fx)),
+        argv: () => ["permissions", "uninstall", "--scope", "project"],
+        exit: [1, 2, 3],
+        code: ["SYMLINK_REFUSED", "PATH_OUTSIDE_PROJECT"],
+      },
+      {
+        name: "user scope settings are truncated",
+        setup: (fx) => write(join(fx.home, ".claude", "settings.json"), '{"permissions": {'),
+        argv: () => ["permissions", "uninstall", "--scope", "user"],
+        exit: 1,
+        code: "SETTINGS_INVALID",
       },
     ],
   },

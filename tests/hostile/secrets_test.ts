@@ -132,7 +132,7 @@ Deno.test("the prompt body appears only in data.toolCall.args.prompt, never in e
   assert(!human.stdout.includes(MARKER) && !human.stderr.includes(MARKER));
 
   const failing: Array<[string[], Record<string, string>]> = [
-    [[...dispatch, "--ide", "codex"], {}],
+    [[...dispatch, "--ide", "gemini"], {}],
     [[...dispatch, "--batch-id", "bad/id"], {}],
     [[...dispatch, "--heartbeat-interval", "1"], {}],
     [[...dispatch, "--prompt", "-"], {}],

@@ -68,6 +68,36 @@ done
 echo "released"
 exit 0
 `,
+  /** claude's JSON result listing a refused tool call; exits 0 as claude does. */
+  refused: `#!/bin/sh
+cat > /dev/null
+echo '{"type":"result","subtype":"success","is_error":false,"result":"I could not write the file.","permission_denials":[{"tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"touch hello.txt"}}]}'
+exit 0
+`,
+  /** codex's JSONL for a model API that answered 503, then exit 1. */
+  "turn-failed": `#!/bin/sh
+cat > /dev/null
+echo '{"type":"turn.started"}'
+echo '{"type":"error","message":"unexpected status 503 Service Unavailable: overloaded"}'
+echo '{"type":"turn.failed","error":{"message":"unexpected status 503 Service Unavailable: overloaded"}}'
+exit 1
+`,
+  /** gemini's stream-json with a return JSON that says blocked, exit 0. */
+  blocked: String.raw`#!/bin/sh
+head=$(sed -n 's/^# Detached sub-agent: \([^ ]*\) for \(.*\)$/\1 \2/p')
+role=$(echo "$head" | cut -d' ' -f1)
+rid=$(echo "$head" | cut -d' ' -f2)
+printf '{"type":"message","role":"assistant","content":"%s","delta":true}\n' "{\\\"role\\\":\\\"$role\\\",\\\"rid\\\":"
+printf '{"type":"message","role":"assistant","content":"%s","delta":true}\n' "\\\"$rid\\\",\\\"status\\\":\\\"blocked\\\",\\\"blockedReason\\\":\\\"needs a database\\\"}"
+echo '{"type":"result","status":"success"}'
+exit 0
+`,
+  /** No credentials: says so on stderr before any structured output, exit 1. */
+  "no-auth": `#!/bin/sh
+cat > /dev/null
+echo "Error: not logged in. Run the login command or set an API key." >&2
+exit 1
+`,
   /** Takes its prompt as arguments (opencode's form) and records them. */
   args: `#!/bin/sh
 out="$PWD/.peaks/_runtime/$PEAKS_SESSION_ID/fake"

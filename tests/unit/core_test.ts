@@ -161,6 +161,21 @@ Deno.test("a held lock makes the next writer fail with LOCK_TIMEOUT naming the f
   assertEquals(await withLock(target, () => Promise.resolve(7), { timeoutMs: 1000 }), 7);
 });
 
+Deno.test("a queue that keeps moving is waited out, however much longer than the bound it is", async () => {
+  await using dir = await tempDir();
+  const target = `${dir.path}/state.json`;
+  const order: number[] = [];
+  // Six writers, each holding the lock for 300 ms with a 400 ms bound: the last waits ~1.5 s.
+  const writers = Array.from({ length: 6 }, (_, i) =>
+    withLock(target, async () => {
+      order.push(i);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }, { timeoutMs: 400 }));
+  await Promise.all(writers);
+  assertEquals(order.length, 6);
+  assertEquals(new Set(order).size, 6);
+});
+
 Deno.test("schema-checked reads report RECORD_UNREADABLE with a repair command", async () => {
   await using dir = await tempDir();
   const path = `${dir.path}/thing.json`;

@@ -51,19 +51,105 @@ Deno.test("vendors take their prompt on stdin where documented; opencode as its 
     Object.fromEntries(VENDORS.map((v) => [v, VENDOR_CLI[v].argvCap])),
     { claude: 8192, codex: 5120, copilot: 6144, gemini: 8192, opencode: 8192 },
   );
-  assertEquals(invocation("claude", "P"), {
-    args: ["-p", "--output-format", "json"],
+  const role = { permissions: "role" as const, runDir: "/r" };
+  assertEquals(invocation("claude", "P", role), {
+    args: [
+      "-p",
+      "--output-format",
+      "json",
+      "--permission-mode",
+      "acceptEdits",
+      "--allowedTools",
+      "Bash(peaks:*)",
+    ],
     stdin: "P",
+    env: {},
+    files: {},
   });
-  assertEquals(invocation("codex", "P"), { args: ["exec", "--json", "-"], stdin: "P" });
-  assertEquals(invocation("copilot", "P"), { args: [], stdin: "P" });
-  assertEquals(invocation("gemini", "P"), { args: [], stdin: "P" });
-  assertEquals(invocation("opencode", "P"), { args: ["run", "P"], stdin: null });
+  assertEquals(invocation("codex", "P", role).args, [
+    "exec",
+    "--json",
+    "--skip-git-repo-check",
+    "-s",
+    "workspace-write",
+    "-c",
+    "sandbox_workspace_write.exclude_slash_tmp=true",
+    "-c",
+    "sandbox_workspace_write.exclude_tmpdir_env_var=true",
+    "-",
+  ]);
+  assertEquals(invocation("copilot", "P", role).args, [
+    "--output-format",
+    "json",
+    "--allow-tool",
+    "shell(peaks:*)",
+    "--allow-tool",
+    "write",
+  ]);
+  const gemini = invocation("gemini", "P", role);
+  assertEquals(gemini.args, [
+    "--output-format",
+    "stream-json",
+    "--skip-trust",
+    "--approval-mode",
+    "auto_edit",
+    "--policy",
+    "/r/gemini-policy.toml",
+  ]);
+  assertStringIncludes(gemini.files["gemini-policy.toml"], 'commandPrefix = "peaks"');
+  const opencode = invocation("opencode", "P", role);
+  assertEquals([opencode.args, opencode.stdin], [["run", "--format", "json", "P"], null]);
+  const rules = JSON.parse(opencode.env.OPENCODE_PERMISSION);
+  assertEquals([rules.edit, rules.bash], ["allow", { "*": "deny", "peaks *": "allow" }]);
   // The argument forms, as the vendors document them.
-  assertEquals(VENDOR_CLI.claude.args("P"), ["-p", "P", "--output-format", "json"]);
-  assertEquals(VENDOR_CLI.codex.args("P"), ["exec", "--json", "P"]);
-  assertEquals(VENDOR_CLI.copilot.args("P"), ["-p", "P"]);
-  assertEquals(VENDOR_CLI.gemini.args("P"), ["-p", "P"]);
+  assertEquals(VENDOR_CLI.claude.args("P", role).slice(0, 4), [
+    "-p",
+    "P",
+    "--output-format",
+    "json",
+  ]);
+  assertEquals(VENDOR_CLI.codex.args("P", role).at(-1), "P");
+  assertEquals(VENDOR_CLI.copilot.args("P", role).slice(0, 2), ["-p", "P"]);
+  assertEquals(VENDOR_CLI.gemini.args("P", role).slice(0, 2), ["-p", "P"]);
+});
+
+Deno.test("the read-only and full postures, per vendor", () => {
+  const at = (permissions: "read-only" | "full") => ({ permissions, runDir: "/r" });
+  assertEquals(invocation("claude", "P", at("read-only")).args.slice(3), [
+    "--permission-mode",
+    "dontAsk",
+    "--allowedTools",
+    "Bash(peaks:*)",
+  ]);
+  assertEquals(invocation("claude", "P", at("full")).args.slice(3), [
+    "--permission-mode",
+    "bypassPermissions",
+  ]);
+  assertEquals(invocation("codex", "P", at("read-only")).args.slice(3, 5), ["-s", "read-only"]);
+  assertEquals(invocation("codex", "P", at("full")).args.slice(3, 5), ["-s", "danger-full-access"]);
+  assertEquals(invocation("gemini", "P", at("read-only")).args.slice(3, 5), [
+    "--approval-mode",
+    "default",
+  ]);
+  assertEquals(invocation("gemini", "P", at("full")), {
+    args: ["--output-format", "stream-json", "--skip-trust", "--approval-mode", "yolo"],
+    stdin: "P",
+    env: {},
+    files: {},
+  });
+  assertEquals(
+    JSON.parse(invocation("opencode", "P", at("read-only")).env.OPENCODE_PERMISSION).edit,
+    "deny",
+  );
+  assertEquals(invocation("opencode", "P", at("full")).env, {});
+  assertEquals(invocation("opencode", "P", at("full")).args, [
+    "run",
+    "--format",
+    "json",
+    "--auto",
+    "P",
+  ]);
+  assertEquals(invocation("copilot", "P", at("full")).args.slice(2), ["--allow-all"]);
 });
 
 function runtime(): RuntimeArgs {
@@ -93,6 +179,7 @@ Deno.test("the detached prompt is small and carries the task, files, references 
     recordPath: ".peaks/_sub_agents/s/dispatch-001-login-rd-x-1234.json",
     runDir: ".peaks/_runtime/s/detached/001-login/rd-x-1234",
     vendor: "codex",
+    permissions: "role",
   }, "Plan the login feature.");
   for (
     const part of [
@@ -105,6 +192,7 @@ Deno.test("the detached prompt is small and carries the task, files, references 
       ".peaks/_runtime/s/detached/001-login/rd-x-1234/compact/<n>.json",
       "blocked-by-orchestrator-policy",
       '"rid":"001-login"',
+      "edit files inside it with your file tools, and run `peaks`",
     ]
   ) assertStringIncludes(prompt, part);
   assert(new TextEncoder().encode(prompt).length < 3000, `${prompt.length} characters`);

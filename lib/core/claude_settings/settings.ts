@@ -92,3 +92,21 @@ export function setTopLevel(document: SettingsDocument, key: string, value: unkn
   });
   return applyEdits(document.text, edits);
 }
+
+/**
+ * The new text with `value` set at `path` (nested keys, array indexes), or removed when `value` is
+ * undefined; `insert` adds an array item at the index instead of replacing it.
+ */
+export function setAt(
+  document: SettingsDocument,
+  path: Array<string | number>,
+  value: unknown,
+  insert = false,
+): string {
+  const text = document.text ?? "{}\n";
+  const edits = modify(text, path, value, {
+    formattingOptions: formatting(document.text ?? '{\n  "x": 1\n}\n'),
+    isArrayInsertion: insert,
+  });
+  return applyEdits(text, edits);
+}

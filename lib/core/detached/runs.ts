@@ -24,6 +24,7 @@ import {
   writeJsonAtomic,
 } from "../fs/files.ts";
 import { confineState } from "../fs/confine.ts";
+import { VENDOR_PERMISSIONS } from "../ide/vendors.ts";
 
 export const RUN_FILES = {
   pid: "pid",
@@ -71,6 +72,8 @@ export const DetachedInfoSchema = z.looseObject({
   input: z.enum(["stdin", "argv"]),
   timeoutMs: z.number().int().min(1),
   owner: z.object({ sessionId: z.string(), callerId: z.string().nullable() }),
+  /** The vendor's permission posture; records written before it existed ran as `role`. */
+  permissions: z.enum(VENDOR_PERMISSIONS).optional(),
 });
 export type DetachedInfo = z.infer<typeof DetachedInfoSchema>;
 

@@ -4,9 +4,9 @@
  *
  * A writer that finds the lock taken waits for it in the OS (a blocking lock,
  * no polling), so every release hands the lock straight to a waiter. The
- * bound on that wait follows the work, not the clock: each holder writes a
- * fresh token into the sidecar when it takes the lock and again every few
- * moments while it works, and a waiter only gives up when that token stops
+ * bound on that wait follows the work, not the clock: a holder that took the
+ * lock from the queue writes a fresh token into the sidecar, every holder
+ * writes one again every few moments while it works, and a waiter only gives up when that token stops
  * changing for the lock timeout (the holder is frozen) or one holder keeps the
  * lock for HOLD_FACTOR timeouts. A long queue that keeps moving is waited
  * out, however long it is; a stuck holder is reported with LOCK_TIMEOUT.
@@ -170,9 +170,12 @@ export async function withLock<T>(
   const file = await Deno.open(lockPath, { read: true, write: true, create: true });
   try {
     const timeoutMs = options.timeoutMs ?? configuredTimeout();
-    if (!(await file.tryLock(true))) await waitTurn(file, { target, lockPath }, timeoutMs);
+    const waited = !(await file.tryLock(true));
+    if (waited) await waitTurn(file, { target, lockPath }, timeoutMs);
     const turn = new Turn(file);
-    await turn.mark();
+    // A lock taken from a queue says so to the rest of the queue; one taken
+    // free writes nothing, so an uncontended command leaves the sidecar as it was.
+    if (waited) await turn.mark();
     const beat = setInterval(() => turn.mark(), Math.max(5, timeoutMs / 4));
     try {
       return await fn();

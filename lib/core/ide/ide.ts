@@ -5,10 +5,24 @@
 import type { Env } from "../command/ctx.ts";
 import { join } from "../std.ts";
 
+export interface InProcessTool {
+  tool: string;
+  /** Other names of the same tool (older host versions). */
+  aliases: string[];
+  verified: boolean;
+  /**
+   * The tool's input: `task` is `{subagent_type, description, prompt}` (Claude Code's Agent and
+   * the hosts modelled on it); `message` is `{message}` (Codex's spawn_agent).
+   */
+  input: "task" | "message";
+  /** The tool namespace the host groups it in (Codex: multi_agent_v1). */
+  namespace?: string;
+}
+
 export interface IdeEntry {
   id: string;
   /** The in-process sub-agent tool, or null when the host has none. */
-  inProcess: null | { tool: string; aliases: string[]; verified: boolean };
+  inProcess: null | InProcessTool;
   /** Default context window of a sub-agent in this host, in tokens. */
   contextWindow: number;
   /** Any of these set in the environment means the call comes from this host. */
@@ -17,16 +31,19 @@ export interface IdeEntry {
   projectDir: string | null;
 }
 
-const TASK = (verified: boolean) => ({
+/** The Task-shaped tool of hosts modelled on Claude Code, not verified against a real host. */
+const TASK = (verified: boolean): InProcessTool => ({
   tool: "Task",
-  aliases: verified ? ["Agent"] : [],
+  aliases: [],
   verified,
+  input: "task",
 });
 
 export const IDES: readonly IdeEntry[] = [
   {
     id: "claude-code",
-    inProcess: TASK(true),
+    // Claude Code 2.x calls it Agent (verified with 2.1.328); 1.x called it Task.
+    inProcess: { tool: "Agent", aliases: ["Task"], verified: true, input: "task" },
     contextWindow: 200_000,
     envVars: ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"],
     projectDir: ".claude",
@@ -63,9 +80,16 @@ export const IDES: readonly IdeEntry[] = [
   { id: "openclaw", inProcess: TASK(false), contextWindow: 128_000, envVars: [], projectDir: null },
   {
     id: "codex",
-    inProcess: null,
+    // Codex 0.169's multi-agent tools (verified with 0.169.0): spawn_agent, then wait_agent.
+    inProcess: {
+      tool: "spawn_agent",
+      aliases: [],
+      verified: true,
+      input: "message",
+      namespace: "multi_agent_v1",
+    },
     contextWindow: 272_000,
-    envVars: ["CODEX_SANDBOX", "CODEX_MANAGED_BY_NPM"],
+    envVars: ["CODEX_SANDBOX", "CODEX_MANAGED_BY_NPM", "CODEX_THREAD_ID"],
     projectDir: ".codex",
   },
   {

@@ -7,6 +7,7 @@ import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";
 import { readValidated } from "../fs/json.ts";
 import { peaksLine } from "../shell.ts";
+import { VENDOR_PERMISSIONS } from "../ide/vendors.ts";
 
 export const PREFERENCES_SCHEMA_VERSION = "2.0.0";
 
@@ -20,12 +21,17 @@ export const HeadroomPreferencesSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/ }).optional(),
 }).strict();
 
+export const DetachedPreferencesSchema = z.object({
+  vendorPermissions: z.enum(VENDOR_PERMISSIONS).optional(),
+}).strict();
+
 export const PreferencesSchema = z.object({
   schema_version: z.literal(PREFERENCES_SCHEMA_VERSION),
   autoUpgradePrompt: z.enum(AUTO_UPGRADE_PROMPT).optional(),
   autoUpgradePromptSessionId: z.string().optional(),
   headroom: HeadroomPreferencesSchema.optional(),
   swarmMode: z.enum(SWARM_MODES).optional(),
+  detached: DetachedPreferencesSchema.optional(),
 }).strict();
 export type Preferences = z.infer<typeof PreferencesSchema>;
 

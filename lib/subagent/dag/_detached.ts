@@ -25,6 +25,7 @@ import { startSupervisor } from "../detached/_spawn.ts";
 import { VENDOR_CLI, vendorIde } from "../detached/_vendor_cli.ts";
 import { peaksLine } from "../../core/shell.ts";
 import { detachedPlan } from "../detached/_plan.ts";
+import { vendorPermissions } from "../detached/_permissions.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
@@ -65,12 +66,13 @@ export async function prepareDagDetached(
     throw await budgetExceeded(project, early.count, max, rerun([...words, "--no-throttle"]));
   }
   const callerId = (await callerIdFromEnv(ctx.env)) ?? null;
+  const permissions = await vendorPermissions(project, flags["vendor-permissions"]);
   return {
     vendor,
     budgetIde: vendorIde(vendor),
     modeWords: words,
     warnings,
-    plan: (runtime) => detachedPlan(project, runtime, vendor, flags, callerId),
+    plan: (runtime) => detachedPlan(project, runtime, vendor, flags, { callerId, permissions }),
     cap: (step) => argvCapped(step, vendor, flags, () => rerun([...words, "--brief", "pointer"])),
     start: (written) => startWave(ctx, project, written),
   };

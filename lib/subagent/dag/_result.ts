@@ -13,6 +13,7 @@ import { compactMeta } from "../_artifact_rules.ts";
 import type { Decision } from "./_schedule.ts";
 import { statusCommand, waitingList, waitingRows } from "./_refusals.ts";
 import type { WrittenDispatch } from "../dispatch/_record.ts";
+import { promptOf } from "../dispatch/_tool_call.ts";
 import { watchCommand } from "./_detached.ts";
 
 export const DAG_ENVELOPE_VERSION = "1.0.0";
@@ -126,7 +127,7 @@ function dispatchedData(facts: DispatchedFacts, nextCall: string | null): Record
   // Detached nodes have no tool call: their vendors already run.
   const toolCalls = facts.detached ? [] : written.map((w) => w.toolCall!);
   const metas = written.flatMap((w) => w.record.artifactMetas).map(compactMeta);
-  const promptBytes = toolCalls.reduce((sum, c) => sum + utf8(String(c.args.prompt)), 0);
+  const promptBytes = toolCalls.reduce((sum, c) => sum + utf8(promptOf(c)), 0);
   const artifactBytes = metas.length ? utf8(JSON.stringify(metas)) : 0;
   return {
     envelopeVersion: DAG_ENVELOPE_VERSION,

@@ -11,7 +11,12 @@ import { withLock } from "../../core/fs/lock.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import { callerIdFromEnv } from "../../core/presence/presence_light.ts";
 import { recordFileOf } from "../../core/record/names_light.ts";
-import { chooseVendor, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
+import {
+  chooseVendor,
+  type Vendor,
+  type VendorPermissions,
+  VENDORS,
+} from "../../core/ide/vendors.ts";
 import { compactMeta } from "../_artifact_rules.ts";
 import {
   ENVELOPE_VERSION,
@@ -34,6 +39,7 @@ import type { BudgetFor, RecordInputs } from "./_input.ts";
 import { VENDOR_CLI, vendorIde } from "./_vendor_cli.ts";
 import { peaksLine } from "../../core/shell.ts";
 import { detachedPlan, runDirFor } from "./_plan.ts";
+import { vendorPermissions } from "./_permissions.ts";
 
 export const DETACHED_ETA_SECONDS = 60;
 
@@ -72,11 +78,12 @@ export async function dispatchDetached(
     }
     return budgeted;
   };
-  const written = await writeDetachedRecord(ctx, input, vendor, capped);
+  const permissions = await vendorPermissions(project, flags["vendor-permissions"]);
+  const written = await writeDetachedRecord(ctx, input, { vendor, permissions }, capped);
   warnings.push(...written.budget.warnings);
   const runDir = runDirFor(input.project, input.runtime, recordFileOf(written.path));
   const started = await startUnderBudget(ctx, input, replay, written.path, runDir);
-  return detachedResult(input, { vendor, written, runDir, ...started });
+  return detachedResult(input, { vendor, permissions, written, runDir, ...started });
 }
 
 async function chooseDetachedVendor(
@@ -104,7 +111,7 @@ async function chooseDetachedVendor(
 async function writeDetachedRecord(
   ctx: Ctx,
   input: RecordInputs,
-  vendor: Vendor,
+  { vendor, permissions }: { vendor: Vendor; permissions: VendorPermissions },
   step: PromptBudgetStep,
 ): Promise<WrittenDispatch> {
   const callerId = (await callerIdFromEnv(ctx.env)) ?? null;
@@ -119,7 +126,10 @@ async function writeDetachedRecord(
     graphNodeId: input.graphNodeId,
     workflowId: input.workflowId,
     now: input.now,
-    detached: detachedPlan(input.project, input.runtime, vendor, input.flags, callerId),
+    detached: detachedPlan(input.project, input.runtime, vendor, input.flags, {
+      callerId,
+      permissions,
+    }),
   }, step);
 }
 
@@ -183,6 +193,7 @@ async function startUnderBudget(
 
 interface Launched extends Started {
   vendor: Vendor;
+  permissions: VendorPermissions;
   written: WrittenDispatch;
   runDir: string;
 }
@@ -206,6 +217,7 @@ function detachedResult(input: RecordInputs, launched: Launched): CommandResult<
       mode: "detached",
       vendor,
       requestedVendor: flags.vendor ?? null,
+      vendorPermissions: launched.permissions,
       originalPromptSize: record.originalPromptSize,
       promptSize: record.promptSize,
       toolCall: null,

@@ -1,8 +1,10 @@
 /**
  * The end of a run, whatever ended it: the outcome from how the vendor
- * stopped, the record closed under its lock (a record already finished by
- * the sub-agent or by finalize keeps its status), then exit.json and the
- * final status.json. The caller removes the pid file afterwards.
+ * stopped and from what its structured output said (refused tool calls, API
+ * and login errors, a `blocked` return JSON never end `done`), the record
+ * closed under its lock (a record already finished by the sub-agent or by
+ * finalize keeps its status), then exit.json and the final status.json. The
+ * caller removes the pid file afterwards.
  */
 import { formatDuration } from "../../core/command/spec.ts";
 import type { Ctx } from "../../core/command/ctx.ts";
@@ -13,8 +15,9 @@ import type { SubAgentResult } from "../../core/record/record.ts";
 import { isTerminal, type Outcome } from "../../core/record/names_light.ts";
 import { endRecord } from "../../core/record/terminal.ts";
 import { updateRecord } from "../../core/record/record.ts";
-import { resultFromLog } from "./_result_scan.ts";
+import { findResult, resultFromLog } from "./_result_scan.ts";
 import type { RunFiles } from "./_run_files.ts";
+import type { VendorReport } from "./_vendor_output.ts";
 import { exists } from "../../core/fs/files.ts";
 
 export type StopReason = "timeout" | "cancelled" | "record-missing" | "signal";
@@ -31,6 +34,12 @@ export interface RunState {
   exitCode: number | null;
   signal: string | null;
   recordEnded: boolean;
+  /** What the vendor's structured output said, once it ended. */
+  report: VendorReport | null;
+  /** The end of the vendor's stderr, for a failure its output does not explain. */
+  stderrTail: string;
+  /** That stderr talks about credentials (no key, not logged in). */
+  stderrAuth: boolean;
 }
 
 export interface Supervised {
@@ -46,11 +55,44 @@ interface Verdict {
   error: string | null;
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** What the vendor's own output blames, if anything: its error, a login problem, refusals. */
+function blameOf(vendor: string, report: VendorReport | null): Omit<Verdict, "outcome"> | null {
+  if (!report) return null;
+  const last = report.errors.at(-1);
+  const status = report.httpStatus ? ` (HTTP ${report.httpStatus})` : "";
+  if (report.failed && report.auth) {
+    return {
+      reason: "auth",
+      error: `${vendor} could not authenticate${status}: ${last ?? "no credentials"}`,
+    };
+  }
+  if (report.failed) {
+    return {
+      reason: "api-error",
+      error: `${vendor} reported an error${status}: ${last ?? "the run failed"}`,
+    };
+  }
+  if (report.refusals.length) {
+    const shown = report.refusals.slice(0, 3).join("; ");
+    const more = report.refusals.length > 3 ? `; and ${report.refusals.length - 3} more` : "";
+    return {
+      reason: "refused",
+      error: `${vendor} refused ${plural(report.refusals.length, "tool call")}: ${shown}${more}`,
+    };
+  }
+  return null;
+}
+
 function verdictOf(
   state: RunState,
   how: "spawn-failed" | "exited" | "crashed",
   vendor: string,
   timeoutMs: number,
+  result: SubAgentResult | null,
 ): Verdict {
   if (how !== "exited") return { outcome: "failed", reason: how, error: state.spawnError };
   switch (state.stopReason) {
@@ -75,14 +117,47 @@ function verdictOf(
         error: `the supervisor received ${state.stopSignal ?? "a signal"} and stopped ${vendor}`,
       };
   }
-  if (state.exitCode === 0) return { outcome: "done", reason: "exit", error: null };
-  return {
-    outcome: "failed",
-    reason: "exit",
-    error: state.signal
-      ? `${vendor} was killed by ${state.signal}`
-      : `${vendor} exited with code ${state.exitCode}`,
-  };
+  return exitedVerdict(state, vendor, result);
+}
+
+/** A vendor that exited by itself: its exit code, its structured output and its stderr decide. */
+function exitedVerdict(state: RunState, vendor: string, result: SubAgentResult | null): Verdict {
+  const blame = blameOf(vendor, state.report);
+  if (state.exitCode === 0) {
+    if (blame) return { outcome: "failed", ...blame };
+    if (result?.status === "blocked") {
+      return {
+        outcome: "failed",
+        reason: "blocked",
+        error: `${vendor} returned blocked: ${
+          result.blockedReason ?? result.reason ?? "no reason given"
+        }`,
+      };
+    }
+    return { outcome: "done", reason: "exit", error: null };
+  }
+  // A vendor that failed before its structured output started may still say why on stderr.
+  const stderrBlame = !blame && state.stderrAuth && state.exitCode !== null
+    ? { reason: "auth", error: `${vendor} could not authenticate: ${state.stderrTail}` }
+    : null;
+  if (stderrBlame) {
+    return {
+      outcome: "failed",
+      reason: stderrBlame.reason,
+      error: `${stderrBlame.error} (exit code ${state.exitCode})`.slice(0, 1000),
+    };
+  }
+  const ended = state.signal
+    ? `${vendor} was killed by ${state.signal}`
+    : `${vendor} exited with code ${state.exitCode}`;
+  const error = blame
+    ? `${blame.error} (${
+      state.signal ? `killed by ${state.signal}` : `exit code ${state.exitCode}`
+    })`
+    : state.stderrTail
+    ? `${ended}: ${state.stderrTail}`
+    : ended;
+  return { outcome: "failed", reason: blame?.reason ?? "exit", error: error.slice(0, 1000) };
 }
 
 async function closeRecord(
@@ -132,9 +207,13 @@ export async function finishRun(
   how: "spawn-failed" | "exited" | "crashed",
 ): Promise<Supervised> {
   const base = status("exited");
-  const verdict = verdictOf(state, how, base.vendor, base.timeoutMs);
   await files.closeLog();
-  const result = how === "exited" ? await resultFromLog(runFile(files.dir, "log")) : null;
+  // The return JSON: from the vendor's own final message first, else from the log's tail.
+  const fromOutput = state.report?.finalText ? findResult(state.report.finalText) : null;
+  const result = how === "exited"
+    ? fromOutput ?? await resultFromLog(runFile(files.dir, "log"))
+    : null;
+  const verdict = verdictOf(state, how, base.vendor, base.timeoutMs, result);
   let outcome = verdict.outcome;
   try {
     outcome = await closeRecord(ctx, recordPath, verdict, result);

@@ -1,7 +1,7 @@
 /** The dispatch flags of detached mode, declared once; loaded by every dispatch, so kept tiny. */
 import { flag } from "../../core/command/flag.ts";
 import { usageError } from "../../core/errors.ts";
-import { VENDORS } from "../../core/ide/vendors.ts";
+import { VENDOR_PERMISSIONS, VENDORS } from "../../core/ide/vendors.ts";
 
 export const DEFAULT_TIMEOUT_MS = 60 * 60_000;
 export const DEFAULT_MAX_CONCURRENT = 8;
@@ -27,9 +27,15 @@ export const detachedFlags = {
     default: DEFAULT_MAX_CONCURRENT,
   }),
   "no-throttle": flag.boolean("Detached: start even past --max-concurrent (with a warning)."),
+  "vendor-permissions": flag.enum(
+    VENDOR_PERMISSIONS,
+    "Detached: what the vendor may do. role: edit inside the project and run peaks; read-only: read and " +
+      "run peaks; full: whatever the vendor allows without asking (see docs/detached.md for the risk). " +
+      "Default: the detached.vendorPermissions preference, else role.",
+  ),
 };
 
-const ONLY_DETACHED = ["vendor", "timeout", "max-concurrent", "no-throttle"];
+const ONLY_DETACHED = ["vendor", "timeout", "max-concurrent", "no-throttle", "vendor-permissions"];
 
 /** --vendor and friends mean nothing in-process; saying so beats ignoring them. */
 export function assertDetachedFlags(mode: string, given: ReadonlySet<string>): void {

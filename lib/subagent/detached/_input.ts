@@ -14,6 +14,7 @@ export interface DetachedDispatchFlags {
   timeout: number;
   "max-concurrent": number;
   "no-throttle": boolean;
+  "vendor-permissions"?: string;
   brief: "inline" | "pointer";
   ide?: string;
 }

@@ -1,10 +1,10 @@
 /**
  * What a detached record carries, for a single dispatch and for each node of
  * a DAG wave alike: its run folder, its detached prompt and its `detached`
- * fields (vendor, input, timeout, owner).
+ * fields (vendor, input, timeout, owner, permission posture).
  */
 import { runNameFor } from "../../core/detached/runs.ts";
-import type { Vendor } from "../../core/ide/vendors.ts";
+import type { Vendor, VendorPermissions } from "../../core/ide/vendors.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
 import { composeDetachedPrompt } from "../_instructions.ts";
@@ -24,14 +24,18 @@ export function detachedPlan(
   runtime: RuntimeArgs,
   vendor: Vendor,
   flags: DetachedDispatchFlags,
-  callerId: string | null,
+  who: { callerId: string | null; permissions: VendorPermissions },
 ): DetachedPlan {
+  const { callerId, permissions } = who;
   const shownRunDir = (file: string) =>
     displayPath(project.root, runDirFor(project, runtime, file));
   return {
     vendor,
     compose: (recordPath, file, task) =>
-      composeDetachedPrompt({ runtime, recordPath, runDir: shownRunDir(file), vendor }, task),
+      composeDetachedPrompt(
+        { runtime, recordPath, runDir: shownRunDir(file), vendor, permissions },
+        task,
+      ),
     fields: (file) => ({
       detached: {
         runDir: shownRunDir(file),
@@ -40,6 +44,7 @@ export function detachedPlan(
         input: VENDOR_CLI[vendor].input,
         timeoutMs: flags.timeout,
         owner: { sessionId: runtime.sessionId, callerId },
+        permissions,
       },
     }),
   };

@@ -24,6 +24,7 @@ export function modeWords(vendor: Vendor, flags: DetachedDispatchFlags): string[
     ...(flags["max-concurrent"] === DEFAULT_MAX_CONCURRENT
       ? []
       : ["--max-concurrent", String(flags["max-concurrent"])]),
+    ...(flags["vendor-permissions"] ? ["--vendor-permissions", flags["vendor-permissions"]] : []),
   ];
 }
 

@@ -12,12 +12,14 @@ import { applyBeat } from "../_heartbeat_update.ts";
 import type { Project } from "../../core/project/project.ts";
 import type { DispatchRecord } from "../../core/record/record.ts";
 import { isTerminal, recordFileOf } from "../../core/record/names_light.ts";
-import { type Vendor, vendorCommand } from "../../core/ide/vendors.ts";
+import { DEFAULT_VENDOR_PERMISSIONS, type Vendor, vendorCommand } from "../../core/ide/vendors.ts";
 import { pointerPrompt } from "../dispatch/_tool_call.ts";
 import { HISTORY_BOUNDARY } from "./_history_boundary.ts";
 import { finishRun, type RunState, type StopReason, type Supervised } from "./_finish.ts";
 import type { RunFiles } from "./_run_files.ts";
 import { invocation } from "./_vendor_cli.ts";
+import { VendorOutput } from "./_vendor_output.ts";
+import { join } from "../../core/std.ts";
 import { exists, sleep } from "../../core/fs/files.ts";
 import { updateRecord } from "../../core/record/record.ts";
 import { drain, feed, kill, listenForSignals, pump } from "./_process.ts";
@@ -91,6 +93,9 @@ class SupervisedRun {
       exitCode: null,
       signal: null,
       recordEnded: false,
+      report: null,
+      stderrTail: "",
+      stderrAuth: false,
     };
     this.shownRecord = recordPath.slice(project.root.length + 1).replaceAll("\\", "/");
     this.status = (phase) => this.statusAt(phase);
@@ -171,12 +176,18 @@ class SupervisedRun {
     } else if (!command) {
       state.spawnError = `${vendor} is not on PATH any more`;
     } else if (!state.stopReason) {
-      const call = invocation(vendor, prompt);
+      const call = invocation(vendor, prompt, {
+        permissions: this.info.permissions ?? DEFAULT_VENDOR_PERMISSIONS,
+        runDir: this.files.dir,
+      });
       try {
+        for (const [name, text] of Object.entries(call.files)) {
+          await Deno.writeTextFile(join(this.files.dir, name), text);
+        }
         this.child = new Deno.Command(command, {
           args: call.args,
           cwd: this.project.root,
-          env: { PEAKS_SESSION_ID: record.sessionId },
+          env: { ...call.env, PEAKS_SESSION_ID: record.sessionId },
           stdin: call.stdin === null ? "null" : "piped",
           stdout: "piped",
           stderr: "piped",
@@ -206,7 +217,17 @@ class SupervisedRun {
       if (Date.now() - this.lastBeat >= MIN_BEAT_MS) this.beat(outputNote(info.vendor, state));
       return this.files.appendLog(chunk);
     };
-    const readers = [pump(running.stdout, onChunk), pump(running.stderr, onChunk)];
+    const output = new VendorOutput(info.vendor as Vendor);
+    const readers = [
+      pump(running.stdout, (chunk) => {
+        output.stdout(chunk);
+        return onChunk(chunk);
+      }),
+      pump(running.stderr, (chunk) => {
+        output.stderr(chunk);
+        return onChunk(chunk);
+      }),
+    ];
     const exit = await running.status;
     this.exited = true;
     state.exitCode = exit.signal === null ? exit.code : null;
@@ -214,6 +235,9 @@ class SupervisedRun {
     for (const clear of this.timers.splice(0)) clear();
     // Grandchildren may keep the pipes open after the vendor exits: drain for a bounded time only.
     await drain(readers, envMs(ctx, "PEAKS_DETACHED_DRAIN_MS", 2_000));
+    state.report = output.report();
+    state.stderrTail = output.stderrTail();
+    state.stderrAuth = output.stderrMentionsAuth();
     while (this.beating) await sleep(20);
     return await this.finish("exited");
   }

@@ -15,7 +15,7 @@ import type { ArtifactMeta, DispatchRecord, ToolCall } from "../../core/record/r
 import { RECORD_VERSION, recordFileName } from "../../core/record/names_light.ts";
 import { composePrompt } from "../_instructions.ts";
 import type { RuntimeArgs } from "./_runtime_args.ts";
-import { buildToolCall, pointerPrompt } from "./_tool_call.ts";
+import { buildToolCall, pointerPrompt, promptKey } from "./_tool_call.ts";
 import { createFileExclusive, exists } from "../../core/fs/files.ts";
 
 /**
@@ -95,7 +95,11 @@ function initialRecord(
   const { runtime } = plan;
   // The inline tool call carries the prompt already stored in `prompt`; keep one copy on disk.
   const stored: ToolCall | null = toolCall && plan.brief === "inline"
-    ? { ...toolCall, args: { ...toolCall.args, prompt: undefined }, promptIn: "prompt" }
+    ? {
+      ...toolCall,
+      args: { ...toolCall.args, [promptKey(toolCall)]: undefined },
+      promptIn: "prompt",
+    }
     : toolCall;
   return {
     version: RECORD_VERSION,

@@ -21,12 +21,27 @@ export function buildToolCall(
   prompt: string,
 ): BuiltToolCall {
   const tool = ide.inProcess!;
-  const toolCall: ToolCall = {
-    name: tool.tool,
-    args: { subagent_type: "general-purpose", description: `${role} for rid=${rid}`, prompt },
-  };
+  const toolCall: ToolCall = tool.input === "message"
+    ? {
+      name: tool.tool,
+      ...(tool.namespace ? { namespace: tool.namespace } : {}),
+      args: { message: prompt },
+    }
+    : {
+      name: tool.tool,
+      args: { subagent_type: "general-purpose", description: `${role} for rid=${rid}`, prompt },
+    };
   if (!tool.verified) toolCall.verified = false;
   return { toolCall, aliases: tool.aliases };
+}
+
+/** The argument of a tool call that carries the sub-agent's prompt (`prompt`, or `message` for spawn_agent). */
+export function promptKey(toolCall: ToolCall): "prompt" | "message" {
+  return "message" in toolCall.args && !("prompt" in toolCall.args) ? "message" : "prompt";
+}
+
+export function promptOf(toolCall: ToolCall): string {
+  return String(toolCall.args[promptKey(toolCall)] ?? "");
 }
 
 /**
