@@ -143,6 +143,11 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../subagent/repair.ts"),
   },
   {
+    name: "sub-agent merge",
+    summary: "Retry a slice's merge or decide its conflict (--keep main|slice, --redo).",
+    load: () => import("../subagent/merge.ts"),
+  },
+  {
     name: "sub-agent supervise",
     summary: "Run a detached sub-agent's vendor CLI (started by dispatch --mode detached).",
     load: () => import("../subagent/supervise.ts"),
@@ -159,6 +164,11 @@ export const COMMANDS: CommandEntry[] = [
     name: "swarm plan",
     summary: "Decide the swarm for a confirmed PRD; write the plan and its DAG.",
     load: () => import("../swarm/plan.ts"),
+  },
+  {
+    name: "swarm slices",
+    summary: "Check RD's implementation slice DAG and give the --from-dag call that runs it.",
+    load: () => import("../swarm/slices.ts"),
   },
   {
     name: "swarm converge",

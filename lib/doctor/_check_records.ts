@@ -3,12 +3,10 @@
  * (stale, never-started) and files that no longer read back. Sessions are
  * read newest first, up to MAX_RECORD_FILES records in all.
  */
-import { isNotFound } from "../core/errors.ts";
-import { isValidId } from "../core/ids.ts";
 import { effectiveStatus } from "../core/record/liveness.ts";
 import { displayPath } from "../core/project/paths.ts";
 import type { Project } from "../core/project/project.ts";
-import { readRecords, recordFileNames } from "../core/record/record.ts";
+import { readRecords, recordFileNames, recordSessions } from "../core/record/record.ts";
 import { isTerminal } from "../core/record/names_light.ts";
 import { initCommand } from "../core/session/session.ts";
 import { type Check, type CheckOutcome, somePaths } from "./_model.ts";
@@ -16,19 +14,6 @@ import { exists } from "../core/fs/files.ts";
 import { peaksLine } from "../core/shell.ts";
 
 export const MAX_RECORD_FILES = 5000;
-
-async function sessionsWithRecords(project: Project): Promise<string[]> {
-  const sids: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(project.layout.subAgents)) {
-      // `_archive` and other non-session folders fail the identifier rule.
-      if (entry.isDirectory && isValidId(entry.name)) sids.push(entry.name);
-    }
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  return sids.sort().reverse();
-}
 
 function staleFix(project: Project, sid: string): string {
   return peaksLine(project.root, [
@@ -50,7 +35,7 @@ export const recordsCheck: Check = {
     let read = 0;
     let open = 0;
     let partial = false;
-    for (const sid of await sessionsWithRecords(project)) {
+    for (const sid of (await recordSessions(project)).reverse()) {
       const names = await recordFileNames(project, sid);
       if (read + names.length > MAX_RECORD_FILES) {
         partial = true;

@@ -9,6 +9,7 @@ import { skillsCheck } from "./_check_skills.ts";
 import { standardsCheck } from "./_check_standards.ts";
 import { statuslineCheck } from "./_check_statusline.ts";
 import { gitignoreCheck, workspaceCheck } from "./_check_workspace.ts";
+import { worktreesCheck } from "./_check_worktrees.ts";
 import { type Check, type Finding, runCheck, type Severity } from "./_model.ts";
 import { renderDoctor } from "./_render.ts";
 import { isDirectory } from "../core/fs/files.ts";
@@ -22,6 +23,7 @@ export const CHECKS: Check[] = [
   statuslineCheck,
   recordsCheck,
   detachedCheck,
+  worktreesCheck,
   standardsCheck,
   rootFilesCheck,
 ];
@@ -52,7 +54,7 @@ export default defineCommand({
     "Checks the installation and the project, and changes nothing: version and permissions, the workspace " +
     "and its session, .peaks/.gitignore's managed block, installed skills against the source and their " +
     "manifests, the Claude Code status line, stale, never-started and unreadable sub-agent records, orphan " +
-    "detached runs, Gate G (CLAUDE.md's managed block names the stack) and stray screenshots, snapshots or " +
+    "detached runs, unfinished or orphan slice worktrees and slices in conflict, Gate G (CLAUDE.md's managed block names the stack) and stray screenshots, snapshots or " +
     "mock servers at the repository root. Each finding has a severity (error, warning, info) and its fix " +
     "command, or null when only a person can fix it. nextActions are the fixes of the error and warning " +
     "findings that need no confirmation. Exits 1 when any finding is an error, else 0.",

@@ -12,6 +12,7 @@ import { displayPath } from "../core/project/paths.ts";
 import type { Project } from "../core/project/project.ts";
 import type { DispatchRecord } from "../core/record/record.ts";
 import { hashFile } from "../core/fs/hash.ts";
+import { sliceCommits } from "../core/slice/audit.ts";
 
 export interface ArtifactCheck {
   path: string;
@@ -26,6 +27,8 @@ export interface RecordAudit {
   gitHead: string | null;
   /** Commits since gitHead; null when there is no gitHead or git could not tell. */
   commits: Commit[] | null;
+  /** An isolated slice's commits inside its own worktree. */
+  worktreeCommits?: Commit[];
 }
 
 async function resolveInside(project: Project, raw: string): Promise<string | undefined> {
@@ -66,9 +69,10 @@ export async function auditRecord(
     const key = path.replaceAll("\\", "/").replace(/^\.\//, "");
     if (!wanted.has(key)) wanted.set(key, null);
   }
-  const [artifacts, commits] = await Promise.all([
+  const [artifacts, commits, inWorktree] = await Promise.all([
     Promise.all([...wanted].map(([path, sha]) => checkOne(project, path, sha))),
     record.gitHead ? commitsSince(project.root, record.gitHead) : Promise.resolve(undefined),
+    record.worktree ? sliceCommits(project.root, record) : Promise.resolve(undefined),
   ]);
   const shown = displayPath(project.root, recordPath);
   const warnings: Warning[] = [];
@@ -115,13 +119,26 @@ export async function auditRecord(
       commits,
     });
   }
+  if (inWorktree?.length) warnings.push(worktreeCommitWarning(record, shown, inWorktree));
   return {
     audit: {
       recordPath: shown,
       artifacts,
       gitHead: record.gitHead,
       commits: commits ?? null,
+      ...(inWorktree ? { worktreeCommits: inWorktree } : {}),
     },
     warnings,
+  };
+}
+
+function worktreeCommitWarning(record: DispatchRecord, shown: string, commits: Commit[]): Warning {
+  return {
+    code: "UNAUTHORIZED_COMMIT",
+    message: `${commits.length} commit(s) were made in ${record.role}'s worktree (${
+      commits.map((c) => c.sha.slice(0, 12)).join(", ")
+    }); sub-agents must not commit. Their changes come back with the slice's patch; review them with git show.`,
+    recordPath: shown,
+    commits,
   };
 }

@@ -9,6 +9,7 @@ import { callerIdFromEnv } from "../core/presence/presence_light.ts";
 import type { Project } from "../core/project/project.ts";
 import { PeaksError } from "../core/errors.ts";
 import { peaksLine } from "../core/shell.ts";
+import { worktreeRow } from "../core/record/worktree.ts";
 
 export function batchNotFound(project: Project, sid: string, batchId: string): PeaksError {
   return new PeaksError(
@@ -57,6 +58,7 @@ export function memberRows(project: Project, members: MemberView[]) {
     progress: m.progress,
     lastBeatAgeSec: m.beatAgeSec,
     recordPath: displayPath(project.root, m.recordPath),
+    ...(m.record?.worktree ? { worktree: worktreeRow(project.root, m.record.worktree) } : {}),
   }));
 }
 

@@ -8,17 +8,14 @@ import {
   finishedBefore,
 } from "../core/batch/archive.ts";
 import { usageError } from "../core/errors.ts";
-import { assertId, isValidId } from "../core/ids.ts";
+import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { type Project, resolveProject } from "../core/project/project.ts";
-import { listRecords } from "../core/record/record.ts";
+import { listRecords, recordSessions } from "../core/record/record.ts";
 import { listDir } from "../core/fs/files.ts";
-
-async function sessionsWithAgents(project: Project): Promise<string[]> {
-  const entries = await listDir(project.layout.subAgents);
-  return entries.filter((e) => e.isDirectory && e.name !== "_archive" && isValidId(e.name))
-    .map((e) => e.name).sort();
-}
+import type { CommandResult } from "../core/command/spec.ts";
+import type { Ctx } from "../core/command/ctx.ts";
+import { peaksLine } from "../core/shell.ts";
 
 /** Rows shown per list: cleanup of a big session must not print an unbounded envelope. */
 const SHOWN_MAX = 200;
@@ -62,6 +59,16 @@ async function archiveSession(
   }
 }
 
+function unreadableWarnings(unreadable: Archived["unreadable"]) {
+  return unreadable.slice(0, SHOWN_MAX).map((u) => ({
+    code: "RECORD_UNREADABLE",
+    message: `${u.recordPath} is unreadable (${u.reason}) and was left in place${
+      u.repair ? `; repair it with: ${u.repair}` : ""
+    }.`,
+    path: u.recordPath,
+  }));
+}
+
 export default defineCommand({
   name: "sub-agent cleanup",
   description:
@@ -97,15 +104,12 @@ export default defineCommand({
       });
     }
     const project = await resolveProject(ctx);
-    if (flags.orphans) {
-      const { cleanupOrphans } = await import("./detached/_cleanup_orphans.ts");
-      return await cleanupOrphans(ctx, project, {
-        session: flags.session === undefined ? undefined : assertId(flags.session, "--session"),
-        kill: flags.kill,
-      });
-    }
+    if (flags.orphans) return await orphans(ctx, project, flags.session, flags.kill);
+    // Slice worktrees first: a record is archived only once its worktree is settled and gone.
+    const { cleanupWorktrees } = await import("./_cleanup_worktrees.ts");
+    const worktrees = await cleanupWorktrees(ctx, project, flags["dry-run"]);
     const sids = flags.session === undefined
-      ? await sessionsWithAgents(project)
+      ? await recordSessions(project)
       : [assertId(flags.session, "--session")];
     const cutoff = ctx.now().getTime() - flags["older-than"];
     const dry = flags["dry-run"];
@@ -125,17 +129,15 @@ export default defineCommand({
         kept,
         unreadable: unreadable.map((u) => u.recordPath).slice(0, SHOWN_MAX),
         repairs: unreadable.slice(0, SHOWN_MAX),
+        ...(worktrees ? { worktrees: worktrees.data } : {}),
       },
-      warnings: unreadable.slice(0, SHOWN_MAX).map((u) => ({
-        code: "RECORD_UNREADABLE",
-        message: `${u.recordPath} is unreadable (${u.reason}) and was left in place${
-          u.repair ? `; repair it with: ${u.repair}` : ""
-        }.`,
-        path: u.recordPath,
-      })),
-      nextActions: unreadable.slice(0, SHOWN_MAX).map((u) => u.repair).filter((a): a is string =>
-        a !== null
-      ),
+      warnings: [...(worktrees?.warnings ?? []), ...unreadableWarnings(unreadable)],
+      nextActions: [
+        ...(worktrees?.nextActions ?? []),
+        ...unreadable.slice(0, SHOWN_MAX).map((u) => u.repair).filter((a): a is string =>
+          a !== null
+        ),
+      ],
       human: `${
         dry ? "would archive" : "archived"
       } ${archived.length} record(s) and ${batches.length} batch(es); kept ${kept}${
@@ -144,3 +146,52 @@ export default defineCommand({
     };
   },
 });
+
+/** `--orphans`: detached runs whose supervisor or session is gone, and worktrees no record names. */
+async function orphans(
+  ctx: Ctx,
+  project: Project,
+  session: string | undefined,
+  kill: boolean,
+): Promise<CommandResult<unknown>> {
+  const { cleanupOrphans } = await import("./detached/_cleanup_orphans.ts");
+  const { worktreeOrphans } = await import("./_cleanup_worktrees.ts");
+  const result = await cleanupOrphans(ctx, project, {
+    session: session === undefined ? undefined : assertId(session, "--session"),
+    kill,
+  });
+  const worktrees = await worktreeOrphans(project, kill);
+  return withWorktreeOrphans(project, result, worktrees?.rows ?? [], kill);
+}
+
+/** `--orphans` lists (and `--kill` removes) orphan slice worktrees next to the detached runs. */
+function withWorktreeOrphans(
+  project: Project,
+  result: CommandResult<unknown>,
+  rows: Array<{ path: string; action: string; patch: string | null }>,
+  kill: boolean,
+): CommandResult<unknown> {
+  if (!rows.length) return result;
+  const data = { ...(result.data as Record<string, unknown>) };
+  data.worktreeOrphans = rows.map((r) => ({ ...r, path: displayPath(project.root, r.path) }));
+  const next = kill ? result.nextActions ?? [] : [
+    ...new Set([
+      ...(result.nextActions ?? []),
+      peaksLine(project.root, ["sub-agent", "cleanup", "--orphans", "--kill"]),
+    ]),
+  ];
+  return {
+    ...result,
+    data,
+    nextActions: next,
+    human: [
+      result.human ?? "",
+      `${rows.length} orphan slice worktree(s)${
+        kill ? " removed (changes saved as patches)" : ""
+      }:`,
+      ...rows.map((r) =>
+        `  ${r.action} ${displayPath(project.root, r.path)}${r.patch ? ` -> ${r.patch}` : ""}`
+      ),
+    ].join("\n"),
+  };
+}

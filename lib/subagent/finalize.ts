@@ -49,6 +49,26 @@ function parseResult(raw: string | undefined): SubAgentResult | null {
   return parsed.data;
 }
 
+/** Flag checks that need no record: one result for many records, a --worktree outside the repository. */
+async function checkFlags(
+  ctx: Ctx,
+  project: Project,
+  flags: { batch?: string; "all-stale"?: boolean; worktree?: string },
+  hasResult: boolean,
+): Promise<void> {
+  if (hasResult && (flags.batch !== undefined || flags["all-stale"])) {
+    throw usageError(
+      "CONFLICTING_FLAGS",
+      "--result-json belongs to one record; use it with --record or --request-id.",
+      { data: { flag: "result-json" } },
+    );
+  }
+  if (flags.worktree !== undefined) {
+    const { checkWorktreeFlag } = await import("./_slice_finalize.ts");
+    await checkWorktreeFlag(ctx, project, flags.worktree);
+  }
+}
+
 export default defineCommand({
   name: "sub-agent finalize",
   description:
@@ -86,30 +106,31 @@ export default defineCommand({
       placeholder: "<sid>",
       max: 128,
     }),
+    worktree: flag.string(
+      "A host-isolated slice's worktree (Claude Code's Agent result worktreePath); its change is merged back.",
+      { placeholder: "<path>", max: 4096 },
+    ),
   },
   examples: [
     `peaks sub-agent finalize --record .peaks/_sub_agents/<sid>/dispatch-<…>.json --outcome done --result-json '{"role":"rd","rid":"001-login","status":"ok","artefacts":[],"warnings":[]}' --json`,
     "peaks sub-agent finalize --batch <id> --outcome failed --error 'user stopped the swarm' --json",
     "peaks sub-agent finalize --all-stale --outcome cancelled --json",
   ],
-  exitNotes: ["2  AMBIGUOUS_TARGET: several open records share the request id; use --record"],
+  exitNotes: [
+    "2  AMBIGUOUS_TARGET: several open records share the request id; use --record",
+    "3  SLICE_CONFLICT: a slice's change overlaps; data.conflicts[].commands decide it",
+  ],
   async run({ flags }, ctx) {
     const result = parseResult(flags["result-json"]);
-    const multi = flags.batch !== undefined || flags["all-stale"];
-    if (result && multi) {
-      throw usageError(
-        "CONFLICTING_FLAGS",
-        "--result-json belongs to one record; use it with --record or --request-id.",
-        { data: { flag: "result-json" } },
-      );
-    }
     const project = await resolveProject(ctx);
+    await checkFlags(ctx, project, flags, result !== null);
     const targets = await selectTargets(ctx, project, flags);
     const at = ctx.now().toISOString();
     const warnings: Warning[] = [];
     const finalized: Record<string, unknown>[] = [];
     const skipped: Skipped[] = [...targets.skipped];
     const audits: RecordAudit[] = [];
+    const slices: Array<{ path: string; record: DispatchRecord }> = [];
     for (const path of targets.paths) {
       let closed: Closed;
       try {
@@ -125,6 +146,11 @@ export default defineCommand({
       }
       finalized.push(closed.entry);
       warnings.push(...closed.warnings);
+      if (closed.after.worktree) {
+        const { attachHostWorktree } = await import("./_slice_finalize.ts");
+        closed.after = await attachHostWorktree(ctx, project, path, closed.after, flags.worktree);
+        slices.push({ path, record: closed.after });
+      }
       const { audit, warnings: found } = await auditRecord(project, path, closed.after);
       audits.push(audit);
       warnings.push(...found);
@@ -139,19 +165,24 @@ export default defineCommand({
       });
     }
     const count = (code: string) => warnings.filter((w) => w.code === code).length;
-    return {
-      data: {
-        projectRoot: project.root,
-        outcome: flags.outcome,
-        finalized,
-        skipped,
-        audit: {
-          artifactsMissing: count("ARTIFACT_MISSING"),
-          artifactsChanged: count("ARTIFACT_CHANGED"),
-          unauthorizedCommits: audits.reduce((n, a) => n + (a.commits?.length ?? 0), 0),
-          records: audits.map(boundedAudit),
-        },
+    const data: Record<string, unknown> = {
+      projectRoot: project.root,
+      outcome: flags.outcome,
+      finalized,
+      skipped,
+      audit: {
+        artifactsMissing: count("ARTIFACT_MISSING"),
+        artifactsChanged: count("ARTIFACT_CHANGED"),
+        unauthorizedCommits: audits.reduce(
+          (n, a) => n + (a.commits?.length ?? 0) + (a.worktreeCommits?.length ?? 0),
+          0,
+        ),
+        records: audits.map(boundedAudit),
       },
+    };
+    if (slices.length) await settleSlices(ctx, project, slices, { data, warnings });
+    return {
+      data,
       warnings: boundedWarnings(warnings),
       nextActions: skipped.map((s) => s.repair).filter((a): a is string => a !== null),
       human: [
@@ -196,6 +227,25 @@ function boundedWarnings(warnings: Warning[]): Warning[] {
     });
   }
   return kept;
+}
+
+/** Merges the finalized slices back in DAG order; a conflict refuses with everything finalize did. */
+async function settleSlices(
+  ctx: Ctx,
+  project: Project,
+  slices: Array<{ path: string; record: DispatchRecord }>,
+  out: { data: Record<string, unknown>; warnings: Warning[] },
+): Promise<void> {
+  const { settleFinalized, sliceConflict } = await import("./_slice_finalize.ts");
+  const settled = await settleFinalized(ctx, project, slices);
+  out.warnings.push(...settled.warnings);
+  out.data.slices = settled.steps;
+  const shown = slices.map((s) => displayPath(project.root, s.path));
+  const refusal = sliceConflict(project, settled.steps, shown, out.data);
+  if (refusal) {
+    refusal.warnings.push(...out.warnings);
+    throw refusal;
+  }
 }
 
 interface Closed {

@@ -17,12 +17,14 @@ import { openSession, peaksCommand } from "../core/session/session.ts";
 const ARTIFACTS_SHOWN = 10;
 import { compactMeta } from "./_artifact_rules.ts";
 import { safeField } from "../core/terminal_text.ts";
+import { worktreeRow } from "../core/record/worktree.ts";
 
 export default defineCommand({
   name: "sub-agent list",
   description:
     "Lists the session's dispatch records, newest first, with their live status (never-started after 60 s " +
-    "without a beat, stale after 5 minutes of silence) and artefact metadata. A broken record is listed under " +
+    "without a beat, stale after 5 minutes of silence), artefact metadata and, for an isolated slice, its " +
+    "worktree (state, path, branch, patch). A broken record is listed under " +
     "data.unreadable with the command that moves it aside; it never hides the others.",
   flags: {
     "session-id": flag.string("Session to list instead of the active one.", {
@@ -65,6 +67,7 @@ export default defineCommand({
         artifactCount: record.artifactMetas.length,
         // The newest few; `sub-agent artifact` and the record file hold them all.
         artifactMetas: record.artifactMetas.slice(-ARTIFACTS_SHOWN).map(compactMeta),
+        ...(record.worktree ? { worktree: worktreeRow(project.root, record.worktree) } : {}),
       }))
       .filter((row) => flags.status === undefined || row.status === flags.status);
     const unreadable = listing.unreadable.map(({ path, error }) => ({
@@ -111,7 +114,11 @@ export default defineCommand({
         ? shown.map((r) =>
           `${r.status.padEnd(13)} ${String(r.progress).padStart(3)}%  ${safeField(r.role)}  ${
             safeField(r.requestId)
-          }  ${r.recordPath}`
+          }  ${r.recordPath}${
+            r.worktree
+              ? `  [worktree ${r.worktree.state}${r.worktree.path ? ` ${r.worktree.path}` : ""}]`
+              : ""
+          }`
         ).join("\n")
         : "no dispatch records",
     };

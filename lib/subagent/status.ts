@@ -10,7 +10,8 @@ export default defineCommand({
     "Prints one status line for a batch (default: the most recent one), at most 120 characters: " +
     "`[peaks-code] swarm 2/3 running | rd-planning 45% (12s ago) | qa-test-cases 30% (5s ago) | ui 100% done`. " +
     "Silent members are marked `⚠ stale` (no beat for 5 minutes) or `⚠ never-started` (no beat 60 s after " +
-    "dispatch); a finished batch reads `swarm 3/3 done`. Reading never changes a record.",
+    "dispatch); a finished batch reads `swarm 3/3 done`. Isolated slices also show their worktree " +
+    "(data.members[].worktree, and one line each under the status line). Reading never changes a record.",
   flags: {
     "session-id": flag.string("Session to use instead of the active one.", {
       placeholder: "<sid>",
@@ -39,9 +40,13 @@ export default defineCommand({
     const members = await readBatchMembers(project, sessionId, batchId, ctx.now());
     if (members.length === 0) throw batchNotFound(project, sessionId, batchId);
     const view = statusData(project, label, members);
+    // Isolated slices: one line each under the status line, with where their worktree stands.
+    const slices = view.members.filter((m) => m.worktree).map((m) =>
+      `  ${m.role}: worktree ${m.worktree!.state}${m.worktree!.path ? ` ${m.worktree!.path}` : ""}`
+    );
     return {
       data: { projectRoot: project.root, sessionId, batchId, ...view },
-      human: view.line,
+      human: [view.line, ...slices].join("\n"),
     };
   },
 });

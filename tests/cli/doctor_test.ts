@@ -31,6 +31,7 @@ Deno.test("doctor on a healthy project: no findings, exit 0, every check ok, not
     "statusline",
     "records",
     "detached",
+    "worktrees",
     "standards",
     "root-files",
   ]);

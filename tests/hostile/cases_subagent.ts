@@ -537,6 +537,42 @@ export const SUBAGENT_CASES: Record<string, CommandCases> = {
       },
     ],
   },
+  "sub-agent merge": {
+    baseline: (fx) => ["sub-agent", "merge", "--record", fx.record],
+    cases: [
+      {
+        name: "a record that is not a slice (or no repository)",
+        argv: (fx) => ["sub-agent", "merge", "--record", fx.record],
+        exit: [1, 3],
+        code: ["NOT_A_SLICE", "WORKTREE_UNAVAILABLE"],
+        unchanged: true,
+      },
+      {
+        name: "record path that escapes",
+        argv: () => ["sub-agent", "merge", "--record", "../../etc/passwd"],
+        exit: 2,
+        code: "PATH_OUTSIDE_PROJECT",
+      },
+      {
+        name: "both sides and a redo",
+        argv: (fx) => ["sub-agent", "merge", "--record", fx.record, "--keep", "main", "--redo"],
+        exit: 2,
+        code: "CONFLICTING_FLAGS",
+      },
+      {
+        name: "a side that does not exist",
+        argv: (fx) => ["sub-agent", "merge", "--record", fx.record, "--keep", "both"],
+        exit: 2,
+        code: "INVALID_FLAG_VALUE",
+      },
+      {
+        name: "a truncated record",
+        setup: (fx) => truncate(recordAbs(fx)),
+        argv: (fx) => ["sub-agent", "merge", "--record", fx.record],
+        exit: [1, 3],
+      },
+    ],
+  },
   "sub-agent cleanup": {
     baseline: () => ["sub-agent", "cleanup", "--dry-run"],
     cases: [

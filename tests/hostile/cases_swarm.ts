@@ -5,7 +5,88 @@ import { type CommandCases, sessionDir, truncate, UNICODE, write } from "./model
 const planFile = (fx: Parameters<typeof sessionDir>[0]) =>
   join(sessionDir(fx), "sc", "swarm-plan.json");
 
+const slicesFile = (fx: Parameters<typeof sessionDir>[0]) =>
+  join(sessionDir(fx), "rd", "slices-r1.json");
+
+const sliceNode = (id: string, owns: string[]) => ({
+  id,
+  role: "rd",
+  prompt: `slice ${id}`,
+  owns,
+  isolation: "worktree",
+});
+
 export const SWARM_CASES: Record<string, CommandCases> = {
+  "swarm slices": {
+    baseline: () => ["swarm", "slices", "--rid", "r1"],
+    cases: [
+      {
+        name: "no slice DAG written",
+        argv: () => ["swarm", "slices", "--rid", "r1"],
+        exit: 3,
+        code: "SLICES_NOT_FOUND",
+        unchanged: true,
+      },
+      {
+        name: "rid with a path escape",
+        argv: () => ["swarm", "slices", "--rid", "../r1"],
+        exit: 2,
+        code: "INVALID_IDENTIFIER",
+      },
+      {
+        name: "file outside the project",
+        argv: () => ["swarm", "slices", "--rid", "r1", "--file", "../../etc/passwd"],
+        exit: 2,
+        code: "PATH_OUTSIDE_PROJECT",
+      },
+      {
+        name: "truncated slice DAG",
+        setup: async (fx) => {
+          await write(
+            slicesFile(fx),
+            JSON.stringify({ nodes: [sliceNode("a", ["src/"])], edges: [] }),
+          );
+          await truncate(slicesFile(fx));
+        },
+        argv: () => ["swarm", "slices", "--rid", "r1"],
+        exit: 2,
+        code: "DAG_INVALID",
+        unchanged: true,
+      },
+      {
+        name: "two slices of one level own one folder",
+        setup: (fx) =>
+          write(
+            slicesFile(fx),
+            JSON.stringify({
+              nodes: [sliceNode("a", ["src/"]), sliceNode("b", ["./src/api/../"])],
+              edges: [],
+            }),
+          ),
+        argv: () => ["swarm", "slices", "--rid", "r1"],
+        exit: 2,
+        code: "DAG_INVALID",
+      },
+      {
+        name: "a slice owning an absolute path",
+        setup: (fx) =>
+          write(
+            slicesFile(fx),
+            JSON.stringify({ nodes: [sliceNode("a", ["/etc"])], edges: [] }),
+          ),
+        argv: () => ["swarm", "slices", "--rid", "r1"],
+        exit: 2,
+        code: "DAG_INVALID",
+      },
+      {
+        name: "a slice DAG that is a folder",
+        setup: (fx) => Deno.mkdir(slicesFile(fx), { recursive: true }),
+        argv: () => ["swarm", "slices", "--rid", "r1"],
+        exit: 2,
+        code: "INVALID_FLAG_VALUE",
+      },
+    ],
+  },
   "swarm plan": {
     baseline: () => ["swarm", "plan", "--rid", "r1"],
     cases: [

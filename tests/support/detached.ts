@@ -68,6 +68,30 @@ done
 echo "released"
 exit 0
 `,
+  /** A slice: writes src/<role>.txt in its working folder (its worktree) and returns ok. */
+  slice: `#!/bin/sh
+role=$(sed -n 's/^# Detached sub-agent: \\([^ ]*\\) for \\(.*\\)$/\\1/p' | head -n 1)
+mkdir -p src
+echo "written by $role" > "src/$role.txt"
+echo "{\\"role\\":\\"$role\\",\\"rid\\":\\"r1\\",\\"status\\":\\"ok\\",\\"artefacts\\":[],\\"warnings\\":[]}"
+exit 0
+`,
+  /** A slice that rewrites line 2 of src/shared.txt with its role: two of them overlap. */
+  clash: `#!/bin/sh
+role=$(sed -n 's/^# Detached sub-agent: \\([^ ]*\\) for \\(.*\\)$/\\1/p' | head -n 1)
+printf 'one\\n%s\\nthree\\n' "$role" > src/shared.txt
+echo "{\\"role\\":\\"$role\\",\\"rid\\":\\"r1\\",\\"status\\":\\"ok\\",\\"artefacts\\":[],\\"warnings\\":[]}"
+exit 0
+`,
+  /** A slice that commits its file inside its worktree (it must not) and adds one more uncommitted. */
+  commits: `#!/bin/sh
+role=$(sed -n 's/^# Detached sub-agent: \\([^ ]*\\) for \\(.*\\)$/\\1/p' | head -n 1)
+mkdir -p src
+echo "committed by $role" > "src/$role.txt"
+git add "src/$role.txt" && git commit -q -m "slice $role commits"
+echo "left uncommitted by $role" > "src/$role-extra.txt"
+exit 0
+`,
   /** claude's JSON result listing a refused tool call; exits 0 as claude does. */
   refused: `#!/bin/sh
 cat > /dev/null

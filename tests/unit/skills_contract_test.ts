@@ -122,3 +122,19 @@ Deno.test("the orchestrator checks that peaks is installed and names every insta
   const config = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
   assert("install:peaks" in config.tasks, "the skill names a task deno.json has");
 });
+
+Deno.test("the skills say when to slice the implementation and how to read a slice conflict", async () => {
+  const rd = await prose("peaks-rd/SKILL.md");
+  const code = await prose("peaks-code/SKILL.md");
+  const slices = await prose("peaks-code/references/slices.md");
+  assertMatch(rd, /Slice only when the change splits into parts that touch different files/);
+  assertMatch(rd, /rd\/slices-<rid>\.json/);
+  assertMatch(rd, /peaks swarm slices --rid <rid> --json/);
+  assertMatch(rd, /When you run as an isolated slice/);
+  assertMatch(code, /peaks swarm slices --rid <rid> --json/);
+  assertMatch(slices, /SLICE_CONFLICT/);
+  for (const choice of ["commands.keepMain", "commands.keepSlice", "commands.redo"]) {
+    assertMatch(slices, new RegExp(choice.replace(".", "\\.")));
+  }
+  assertMatch(slices, /in ONE message/);
+});

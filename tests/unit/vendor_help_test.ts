@@ -10,7 +10,14 @@ import { invocation, VENDOR_CLI } from "../../lib/subagent/detached/_vendor_cli.
 import { HELP_PAGES, helpFile } from "../hosts/support/help.ts";
 
 /** Flags whose value is free text (a prompt, a path, a rule, a config override). */
-const FREE_VALUE = new Set(["-p", "--policy", "--allowedTools", "--allow-tool", "-c"]);
+const FREE_VALUE = new Set([
+  "-p",
+  "--policy",
+  "--allowedTools",
+  "--allow-tool",
+  "-c",
+  "--add-dir",
+]);
 
 function helpOf(vendor: string): string {
   return HELP_PAGES[vendor as keyof typeof HELP_PAGES]
@@ -28,7 +35,8 @@ for (const vendor of VENDORS) {
     const help = helpOf(vendor);
     assert(!listsFlag(help, "--no-such-flag-anywhere"), "the check would pass anything");
     for (const permissions of VENDOR_PERMISSIONS) {
-      const launch = { permissions, runDir: "/run" };
+      // An isolated slice's run also names the main project's .peaks as writable.
+      const launch = { permissions, runDir: "/run", writable: ["/project/.peaks"] };
       const forms = [
         invocation(vendor, "PROMPT", launch).args,
         VENDOR_CLI[vendor].args("PROMPT", launch),
@@ -53,3 +61,14 @@ for (const vendor of VENDORS) {
     }
   });
 }
+
+Deno.test("codex: an isolated slice's run may write the main project's .peaks, nothing more", () => {
+  const writable = ["/project/.peaks"];
+  const role = invocation("codex", "PROMPT", { permissions: "role", runDir: "/run", writable })
+    .args;
+  const at = role.indexOf("--add-dir");
+  assert(at > 0 && role[at + 1] === "/project/.peaks", role.join(" "));
+  assert(role.filter((word) => word === "--add-dir").length === 1);
+  const plain = invocation("codex", "PROMPT", { permissions: "role", runDir: "/run" }).args;
+  assert(!plain.includes("--add-dir"), plain.join(" "));
+});

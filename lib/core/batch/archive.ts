@@ -33,7 +33,9 @@ export interface BatchArchive {
 /** Finished before the cutoff (counted from completion). */
 export function finishedBefore(record: DispatchRecord, cutoff: number): boolean {
   const finishedAt = Date.parse(record.completedAt ?? record.updatedAt);
-  return isTerminal(record.status) && Number.isFinite(finishedAt) && finishedAt <= cutoff;
+  // A slice's record waits until its worktree is settled and gone.
+  return isTerminal(record.status) && Number.isFinite(finishedAt) && finishedAt <= cutoff &&
+    (!record.worktree || record.worktree.removedAt !== null);
 }
 
 /** The session's records grouped by batch id. */

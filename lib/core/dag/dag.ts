@@ -9,6 +9,7 @@ import { z } from "../zod.ts";
 import { PeaksError } from "../errors.ts";
 import { isValidId } from "../ids.ts";
 import { describeIssues } from "../fs/json.ts";
+import { ownershipProblems } from "./_ownership.ts";
 
 /** Caps that keep a call bounded: a swarm has a handful of nodes, a big plan a few hundred. */
 export const DAG_MAX_NODES = 1000;
@@ -16,6 +17,8 @@ export const DAG_MAX_EDGES = 20_000;
 export const DAG_MAX_BYTES = 4 * 1024 * 1024;
 
 export const COMPLEXITIES = ["trivial", "simple", "complex"] as const;
+export const ISOLATIONS = ["worktree"] as const;
+export const OWNS_MAX = 256;
 
 const ID_RULE = "must be 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit";
 const idField = z.string().refine(isValidId, ID_RULE);
@@ -37,6 +40,10 @@ export const DagNodeSchema = z.strictObject({
   requestId: idField.optional(),
   /** Artefact paths the node's sub-agent will own (as `dispatch --write-artifact`). */
   artifacts: z.array(z.string().min(1).max(4096)).max(32).optional(),
+  /** An implementation slice's own git worktree, merged back at finalize in DAG order. */
+  isolation: z.enum(ISOLATIONS).optional(),
+  /** Project-relative files or folders the slice owns; two slices of one level may not share one. */
+  owns: z.array(z.string().min(1).max(4096)).max(OWNS_MAX).optional(),
 }).refine(
   (node) => (node.prompt === undefined) !== (node.promptFile === undefined),
   { message: "needs exactly one of prompt and promptFile" },
@@ -57,7 +64,7 @@ export const DagSchema = z.strictObject({
 export type Dag = z.infer<typeof DagSchema>;
 
 export interface DagProblem {
-  kind: "duplicate-id" | "unknown-endpoint" | "self-loop" | "cycle" | "foundation";
+  kind: "duplicate-id" | "unknown-endpoint" | "self-loop" | "cycle" | "foundation" | "ownership";
   message: string;
   nodes: string[];
 }
@@ -208,6 +215,8 @@ export function analyzeDag(dag: Dag): { problems: DagProblem[]; analysis?: DagAn
     const rest = level.filter((i) => dag.nodes[i].foundation !== true);
     return [...first, ...rest].map((i) => dag.nodes[i].id);
   });
+  problems.push(...ownershipProblems(ordered.map((ids) => ids.map((id) => byId.get(id)!))));
+  if (problems.length) return { problems };
   return {
     problems,
     analysis: { dag, levels: ordered, levelOf, byId, predecessors, edgeCount: wiring.edgeCount },
@@ -219,7 +228,7 @@ function dagInvalid(source: string, message: string, problems: DagProblem[]): Pe
     exit: 2,
     data: { path: source, problems },
     instructions: [
-      "A DAG is {nodes:[{id, role, prompt | promptFile, label?, foundation?, complexity?, requestId?, artifacts?}], edges:[{from, to}]}; `to` runs after `from`.",
+      'A DAG is {nodes:[{id, role, prompt | promptFile, label?, foundation?, complexity?, requestId?, artifacts?, isolation?: "worktree", owns?: [paths]}], edges:[{from, to}]}; `to` runs after `from`.',
     ],
   });
 }

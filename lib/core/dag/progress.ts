@@ -11,6 +11,7 @@ import type { Project } from "../project/project.ts";
 import type { DispatchRecord } from "../record/record.ts";
 import { readRecords } from "../record/record.ts";
 import type { RecordStatus } from "../record/names_light.ts";
+import type { SliceWorktree } from "../record/worktree.ts";
 
 /** pending: no record yet; open: queued/running/finalizing; stuck: stale, never-started or unreadable. */
 export type NodeState = "pending" | "open" | "stuck" | "done" | "failed";
@@ -40,6 +41,26 @@ export function stateOf(status: RecordStatus | "unreadable"): NodeState {
     case "never-started":
     case "unreadable":
       return "stuck";
+    default:
+      return "open";
+  }
+}
+
+/**
+ * Where an isolated node stands once its record is done: done only when its
+ * change is merged (or deliberately dropped), failed on a conflict (the
+ * orchestrator decides), pending again when it is to be redone, open while
+ * its change waits to be merged.
+ */
+export function sliceState(worktree: SliceWorktree): NodeState {
+  switch (worktree.state) {
+    case "merged":
+    case "discarded":
+      return "done";
+    case "redo":
+      return "pending";
+    case "conflict":
+      return "failed";
     default:
       return "open";
   }
@@ -98,7 +119,7 @@ export async function readDagProgress(
     const status = effectiveStatus(record, now);
     progress.set(node, {
       node,
-      state: stateOf(status),
+      state: status === "done" && record.worktree ? sliceState(record.worktree) : stateOf(status),
       status,
       recordPath: paths[i],
       n: member.n,

@@ -1,7 +1,8 @@
 /**
  * The little git peaks needs: the commit a sub-agent started from, and the
  * commits that appeared on the branch since (sub-agents must not commit).
- * `git` is the only program the binary may run besides the vendor CLIs.
+ * `git` is the only program the binary may run besides the vendor CLIs; the
+ * worktrees of isolated slices (`lib/core/slice/`) run it through `runGit`.
  */
 import { dirname, join } from "../std.ts";
 
@@ -11,21 +12,63 @@ export interface GitHead {
   branch: string;
 }
 
-async function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
+export interface GitResult {
+  ok: boolean;
+  /** Exit code; -1 when git could not be started. */
+  code: number;
+  out: string;
+  /** stdout as bytes (patches may hold text in any encoding). */
+  bytes: Uint8Array;
+  err: string;
+}
+
+export interface GitOptions {
+  /** Extra variables for this call (GIT_INDEX_FILE, an identity for commit-tree). */
+  env?: Record<string, string>;
+  /** Keep stderr (error messages name the files a patch does not apply to). */
+  stderr?: boolean;
+}
+
+/**
+ * Every git call peaks makes goes through here: no stdin, optional locks off
+ * (a read never rewrites the index), and a git that is missing or not allowed
+ * behaves as "outside a repository".
+ */
+export async function runGit(
+  cwd: string,
+  args: string[],
+  options: GitOptions = {},
+): Promise<GitResult> {
   try {
     const result = await new Deno.Command("git", {
       args,
-      cwd: root,
+      cwd,
       stdin: "null",
       stdout: "piped",
-      stderr: "null",
-      env: { GIT_OPTIONAL_LOCKS: "0" },
+      stderr: options.stderr ? "piped" : "null",
+      env: { GIT_OPTIONAL_LOCKS: "0", ...options.env },
     }).output();
-    return { ok: result.success, out: new TextDecoder().decode(result.stdout) };
+    const decoder = new TextDecoder();
+    return {
+      ok: result.success,
+      code: result.code,
+      out: decoder.decode(result.stdout),
+      bytes: result.stdout,
+      err: options.stderr ? decoder.decode(result.stderr) : "",
+    };
   } catch {
-    // git missing or not allowed: behave as outside a repository.
-    return { ok: false, out: "" };
+    return {
+      ok: false,
+      code: -1,
+      out: "",
+      bytes: new Uint8Array(),
+      err: "git could not be started",
+    };
   }
+}
+
+function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
+  return runGit(root, args);
 }
 
 /** The nearest `.git` entry at or above `dir` (a checkout, worktree or submodule), if any. */
@@ -98,16 +141,21 @@ export interface Commit {
 export const COMMITS_SHOWN = 50;
 
 /**
- * Commits reachable from HEAD but not from `since`, newest first (at most
- * COMMITS_SHOWN). Undefined when git cannot answer (the commit is gone, no repo).
+ * Commits reachable from `until` (HEAD) but not from `since`, newest first (at
+ * most COMMITS_SHOWN). Undefined when git cannot answer (the commit is gone, no repo).
  */
-export async function commitsSince(root: string, since: string): Promise<Commit[] | undefined> {
-  if (!/^[0-9a-f]{40,64}$/.test(since)) return undefined;
+export async function commitsSince(
+  root: string,
+  since: string,
+  until = "HEAD",
+): Promise<Commit[] | undefined> {
+  if (!/^[0-9a-f]{40,64}$/.test(since) || until.startsWith("-")) return undefined;
   const result = await git(root, [
     "log",
     `--max-count=${COMMITS_SHOWN}`,
     "--format=%H %s",
-    `${since}..HEAD`,
+    `${since}..${until}`,
+    "--",
   ]);
   if (!result.ok) return undefined;
   return result.out.split("\n").filter(Boolean).map((line) => {

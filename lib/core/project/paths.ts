@@ -49,6 +49,11 @@ function workspaceLayout(root: string, peaks: string, runtime: string, subAgents
     sessionBinding: join(runtime, "session.json"),
     /** Lock target that serialises counting and starting detached sub-agents in a project. */
     detachedBudget: join(runtime, "detached-budget"),
+    /** Lock target that serialises creating, merging and removing slice worktrees in a project. */
+    sliceLock: join(runtime, "slices"),
+    /** Where the change of a worktree no record knows is saved before `cleanup --orphans --kill` removes it. */
+    orphanWorktreePatch: (name: string) =>
+      join(subAgents, "_archive", "worktrees", `${assertId(name, "worktree name")}.patch`),
     claudeMd: join(root, "CLAUDE.md"),
   };
 }
@@ -94,6 +99,9 @@ function sessionLayout(runtime: string) {
     rdBugAnalysis: (sid: string, rid: string) =>
       join(sessionDir(sid), "rd", `bug-analysis-${assertId(rid, "request id")}.md`),
     rdCodeReview: (sid: string) => join(sessionDir(sid), "rd", "code-review.md"),
+    /** The implementation slice DAG RD planning writes for a request. */
+    rdSlices: (sid: string, rid: string) =>
+      join(sessionDir(sid), "rd", `slices-${assertId(rid, "request id")}.json`),
     qaTestCases: (sid: string, rid: string) =>
       join(sessionDir(sid), "qa", "test-cases", `${assertId(rid, "request id")}.md`),
     qaTestReport: (sid: string, rid: string) =>
@@ -120,6 +128,14 @@ function agentsLayout(subAgents: string) {
     sharedChannel: (sid: string, batchId: string) =>
       join(agentsDir(sid), "shared", `${assertId(batchId, "batch id")}.json`),
     artifactsDir: (sid: string) => join(agentsDir(sid), "artifacts"),
+    /** A slice's saved patch, named like its record's detached run (`<rid>/<run>.patch`). */
+    slicePatch: (sid: string, rid: string, run: string) =>
+      join(
+        agentsDir(sid),
+        "slices",
+        assertId(rid, "request id"),
+        `${assertId(run, "slice name")}.patch`,
+      ),
     archiveDir: (sid: string) => join(subAgents, "_archive", assertId(sid, "session id")),
   };
 }

@@ -79,7 +79,7 @@ export function assertRole(role: string): string {
 }
 
 /** FNV-1a, 32 bits, as 8 hex digits: a short stable tag for names that need one. */
-function shortHash(text: string): string {
+export function shortHash(text: string): string {
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) {
     hash ^= byte;

@@ -28,6 +28,8 @@ import {
   STAGES,
 } from "./names_light.ts";
 import { peaksLine } from "../shell.ts";
+import { isValidId } from "../ids.ts";
+import { SliceWorktreeSchema } from "./worktree.ts";
 
 const iso = z.string().min(1);
 
@@ -121,6 +123,8 @@ export const DispatchRecordSchema = z.looseObject({
   disposedAt: iso.nullable(),
   graphNodeId: z.string().nullable(),
   workflowId: z.string().nullable(),
+  /** An isolated slice's git worktree and merge state (lib/core/record/worktree.ts). */
+  worktree: SliceWorktreeSchema.optional(),
 });
 export type DispatchRecord = z.infer<typeof DispatchRecordSchema>;
 
@@ -243,6 +247,12 @@ export interface UnreadableEntry {
 export interface RecordListing {
   records: RecordEntry[];
   unreadable: UnreadableEntry[];
+}
+
+/** Sessions that have a records folder, sorted (`_archive` and other non-session folders excluded). */
+export async function recordSessions(project: Project): Promise<string[]> {
+  const entries = await listDir(project.layout.subAgents);
+  return entries.filter((e) => e.isDirectory && isValidId(e.name)).map((e) => e.name).sort();
 }
 
 /** File names of the records in a session's folder (none when the folder is absent). */

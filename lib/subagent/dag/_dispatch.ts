@@ -31,6 +31,7 @@ import { installedVendors } from "../../core/ide/vendors.ts";
 import { type DagDetached, prepareDagDetached } from "./_detached.ts";
 import { prepareWave, writeWave } from "./_wave.ts";
 import { type DagCall, dagCallWords, type DagInput, refuseSingleFlags } from "./_call.ts";
+import { planWaveSlices } from "./_slices.ts";
 
 async function readDagFile(
   ctx: Ctx,
@@ -70,17 +71,24 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
     warnings.push(...detached.warnings);
   } else if (call.detected.source === "assumed") warnings.push(IDE_ASSUMED);
   const now = ctx.now();
-  const wave = await prepareWave(ctx, call, next.decision.nodes, detached, now);
+  // Isolated slices: the host's own worktrees, or peaks' (created with the records, under one lock).
+  const slices = await planWaveSlices(ctx, call, next.decision.nodes, {
+    detached: detached !== undefined,
+    progress: next.progress,
+  });
+  if (slices) warnings.push(...slices.warnings);
+  const wave = await prepareWave(ctx, call, next.decision.nodes, detached, now, slices?.plan);
   for (const found of wave.surroundings) warnings.push(...found.warnings);
   const unique = new Map(warnings.map((w) => [`${w.code}:${w.message}`, w]));
-  const written = await writeWave(call, wave.prepared, next.decision.nodes, now);
+  const records = () => writeWave(call, wave.prepared, next.decision.nodes, now, next.seen);
+  const written = slices ? await slices.write(records) : await records();
   const runs = detached ? await detached.start(written) : undefined;
   for (const w of written) {
     for (const found of w.budget.warnings) {
       unique.set(`${found.code}:${w.record.graphNodeId}`, { ...found, node: w.record.graphNodeId });
     }
   }
-  return dispatchedResult({
+  const result = dispatchedResult({
     session,
     batchId,
     analysis: call.analysis,
@@ -101,6 +109,8 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
       : null,
     detached: detached && runs ? { vendor: detached.vendor, runs } : undefined,
   });
+  if (slices) (result.data as Record<string, unknown>).slices = slices.views(written);
+  return result;
 }
 
 const IDE_ASSUMED: Warning = {
@@ -155,7 +165,13 @@ async function openDagCall(input: DagInput, ctx: Ctx): Promise<DagCall> {
 
 type NextWave =
   | { kind: "answer"; result: CommandResult }
-  | { kind: "dispatch"; decision: Extract<Decision, { kind: "dispatch" }> };
+  | {
+    kind: "dispatch";
+    decision: Extract<Decision, { kind: "dispatch" }>;
+    progress: Map<string, NodeProgress>;
+    /** Records the batch already had (a node sent out again after a conflict is not a race). */
+    seen: ReadonlySet<string>;
+  };
 
 /** Where the batch stands: a wave to send, an answer without one, or a refusal. */
 async function nextWave(ctx: Ctx, call: DagCall): Promise<NextWave> {
@@ -184,7 +200,14 @@ async function nextWave(ctx: Ctx, call: DagCall): Promise<NextWave> {
       throw dagBlocked(session, batchId, analysis, decision);
     case "complete":
       return { kind: "answer", result: completeResult(session, batchId, analysis, dagPath) };
-    case "dispatch":
-      return { kind: "dispatch", decision };
+    case "dispatch": {
+      const dispatched = "dag" in state ? state.dag?.dispatched ?? [] : [];
+      return {
+        kind: "dispatch",
+        decision,
+        progress: state.progress,
+        seen: new Set(dispatched.map((d) => d.record)),
+      };
+    }
   }
 }

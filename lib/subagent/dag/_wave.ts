@@ -15,6 +15,7 @@ import { declareArtifacts } from "../_artifact_rules.ts";
 import { promptBudgetStep } from "../dispatch/_prompt_budget_step.ts";
 import { PROMPT_SAFETY_CAP } from "../dispatch/_prompt_input.ts";
 import {
+  type IsolationPlan,
   type PreparedDispatch,
   prepareDispatch,
   writeDispatches,
@@ -43,6 +44,7 @@ export async function prepareWave(
   nodes: string[],
   detached: DagDetached | undefined,
   now: Date,
+  isolation?: (node: string, requestId: string) => IsolationPlan | undefined,
 ): Promise<PreparedWave> {
   const { project } = call.session;
   const around = new Map<string, Promise<Surroundings>>();
@@ -68,6 +70,7 @@ export async function prepareWave(
         detached,
         now,
         step,
+        isolation: isolation?.(node.id, requestId),
       });
     } catch (error) {
       // A refused prompt refuses the whole wave; say which node it was.
@@ -87,6 +90,7 @@ async function prepareNode(
     detached: DagDetached | undefined;
     now: Date;
     step: Parameters<typeof prepareDispatch>[1];
+    isolation?: IsolationPlan;
   },
 ): Promise<PreparedDispatch> {
   const { project, sessionId } = call.session;
@@ -123,6 +127,7 @@ async function prepareNode(
     workflowId: call.workflowId,
     now: wave.now,
     detached: wave.detached?.plan(runtime),
+    isolation: wave.isolation,
   }, wave.step);
 }
 
@@ -132,6 +137,7 @@ export function writeWave(
   prepared: PreparedDispatch[],
   nodes: string[],
   now: Date,
+  seen: ReadonlySet<string> = new Set(),
 ): Promise<WrittenDispatch[]> {
   const { session, batchId, hash, dagPath, analysis } = call;
   return writeDispatches(prepared, {
@@ -144,7 +150,7 @@ export function writeWave(
         levels: analysis.levels.length,
         dispatched: [],
       };
-      const taken = section.dispatched.filter((d) => nodes.includes(d.node));
+      const taken = section.dispatched.filter((d) => nodes.includes(d.node) && !seen.has(d.record));
       if (taken.length) throw alreadyDispatched(session, batchId, taken.map((d) => d.node));
       (batch as Record<string, unknown>).dag = section;
     },

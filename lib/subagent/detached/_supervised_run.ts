@@ -23,6 +23,7 @@ import { join } from "../../core/std.ts";
 import { exists, sleep } from "../../core/fs/files.ts";
 import { updateRecord } from "../../core/record/record.ts";
 import { drain, feed, kill, listenForSignals, pump } from "./_process.ts";
+import { sliceWorkDir } from "../../core/record/worktree.ts";
 
 /** Output beats are at most this frequent. */
 const MIN_BEAT_MS = 1_000;
@@ -176,9 +177,11 @@ class SupervisedRun {
     } else if (!command) {
       state.spawnError = `${vendor} is not on PATH any more`;
     } else if (!state.stopReason) {
+      const sliceDir = sliceWorkDir(record.worktree);
       const call = invocation(vendor, prompt, {
         permissions: this.info.permissions ?? DEFAULT_VENDOR_PERMISSIONS,
         runDir: this.files.dir,
+        writable: sliceDir ? [this.project.layout.peaks] : [],
       });
       try {
         for (const [name, text] of Object.entries(call.files)) {
@@ -186,7 +189,8 @@ class SupervisedRun {
         }
         this.child = new Deno.Command(command, {
           args: call.args,
-          cwd: this.project.root,
+          // An isolated slice's vendor runs in the slice's own worktree.
+          cwd: sliceDir ?? this.project.root,
           env: { ...call.env, PEAKS_SESSION_ID: record.sessionId },
           stdin: call.stdin === null ? "null" : "piped",
           stdout: "piped",

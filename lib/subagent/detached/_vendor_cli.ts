@@ -29,6 +29,13 @@ export interface Launch {
   permissions: VendorPermissions;
   /** The run folder (absolute); files the vendor reads are written there. */
   runDir: string;
+  /**
+   * Folders outside the working folder the sub-agent must be able to write:
+   * an isolated slice works in its worktree but its peaks calls write the
+   * main project's `.peaks`. Only a vendor that sandboxes child processes
+   * (codex) needs to be told.
+   */
+  writable?: string[];
 }
 
 export interface VendorCli {
@@ -139,6 +146,9 @@ export const VENDOR_CLI: Record<Vendor, VendorCli> = {
       // A project need not be a git repository; the sandbox still holds.
       "--skip-git-repo-check",
       ...CODEX_POSTURE[launch.permissions],
+      ...(launch.permissions === "role"
+        ? (launch.writable ?? []).flatMap((dir) => ["--add-dir", dir])
+        : []),
       prompt ?? "-",
     ],
     argvCap: 5 * KiB,

@@ -55,6 +55,16 @@ export interface DetachedPlan {
   fields(recordFile: string): Record<string, unknown>;
 }
 
+/** An isolated slice: where it works, what its prompt and record say, the host's own argument. */
+export interface IsolationPlan {
+  /** Arguments added to the host's sub-agent tool call (Claude Code: `isolation: "worktree"`). */
+  toolArgs?: Record<string, unknown>;
+  /** The prompt block that sends the sub-agent into its worktree (placed before the task). */
+  block(recordFile: string): string;
+  /** The record's `worktree` field. */
+  fields(recordFile: string): Record<string, unknown>;
+}
+
 export interface DispatchPlan {
   project: Project;
   runtime: RuntimeArgs;
@@ -67,6 +77,7 @@ export interface DispatchPlan {
   workflowId: string | null;
   now: Date;
   detached?: DetachedPlan;
+  isolation?: IsolationPlan;
 }
 
 export interface WrittenDispatch {
@@ -141,6 +152,7 @@ function initialRecord(
     graphNodeId: plan.graphNodeId,
     workflowId: plan.workflowId,
     ...plan.detached?.fields(recordFile),
+    ...plan.isolation?.fields(recordFile),
   };
 }
 
@@ -163,9 +175,12 @@ function composeFor(
   fileName: string,
   callerPrompt: string,
 ): string {
+  const task = plan.isolation
+    ? `${plan.isolation.block(fileName)}\n\n${callerPrompt}`
+    : callerPrompt;
   return plan.detached
-    ? plan.detached.compose(shown, fileName, callerPrompt)
-    : composePrompt(plan.runtime, shown, callerPrompt);
+    ? plan.detached.compose(shown, fileName, task)
+    : composePrompt(plan.runtime, shown, task);
 }
 
 /** A record name that is free on disk right now (exclusive create still decides). */
@@ -208,6 +223,7 @@ function materialize(
     plan.runtime.requestId,
     toolPrompt,
   );
+  if (plan.isolation?.toolArgs) Object.assign(toolCall.args, plan.isolation.toolArgs);
   return { plan, budget, fileName, path, shown, composed, toolCall, aliases };
 }
 

@@ -1,0 +1,197 @@
+/**
+ * The isolated nodes of a `--from-dag` wave (`"isolation": "worktree"`). In a
+ * host whose sub-agent tool isolates by itself (Claude Code) the tool call
+ * carries the host's argument, as long as the main tree has nothing
+ * uncommitted (the host starts its worktree from HEAD, and a slice must see
+ * what the slices before it merged). Otherwise, and in detached runs, peaks
+ * makes one git worktree per node from a snapshot of the main tree. Each
+ * sub-agent's prompt sends it into its worktree; each record says where it is.
+ */
+import type { Ctx } from "../../core/command/ctx.ts";
+import type { Warning } from "../../core/errors.ts";
+import type { NodeProgress } from "../../core/dag/progress.ts";
+import { runNameFor } from "../../core/detached/runs.ts";
+import { hostIsolationArgs } from "../../core/ide/isolation.ts";
+import { displayPath } from "../../core/project/paths.ts";
+import type { Project } from "../../core/project/project.ts";
+import { createSliceWorktrees, mainTree, undoCreation } from "../../core/slice/create.ts";
+import { requirePlace, withSliceLock } from "../../core/slice/merge.ts";
+import { type RepoPlace, sliceNames } from "../../core/slice/place.ts";
+import { PeaksError } from "../../core/errors.ts";
+import type { IsolationPlan, WrittenDispatch } from "../dispatch/_record.ts";
+import type { DagCall } from "./_call.ts";
+
+export interface WaveSlices {
+  warnings: Warning[];
+  /** The isolation of a node of the wave (undefined for a node without it). */
+  plan(node: string, requestId: string): IsolationPlan | undefined;
+  /** Writes the wave's records and creates peaks' worktrees, all under the slice lock. */
+  write(records: () => Promise<WrittenDispatch[]>): Promise<WrittenDispatch[]>;
+  /** Per isolated node: where it works. */
+  views(written: WrittenDispatch[]): Array<Record<string, unknown>>;
+}
+
+interface NodeFacts {
+  order: [number, number];
+  owns: string[];
+  /** What an earlier attempt of this node left (it is being redone). */
+  redo: string | null;
+}
+
+function nodeFacts(call: DagCall, id: string, progress: Map<string, NodeProgress>): NodeFacts {
+  const level = call.analysis.levelOf.get(id)!;
+  const node = call.analysis.byId.get(id)!;
+  const earlier = progress.get(id)?.record?.worktree;
+  const redo = earlier?.state === "redo"
+    ? `An earlier attempt of this slice was not merged (${
+      earlier.conflict?.message ?? "it was sent back"
+    }). Its change is saved in ${
+      earlier.patch ?? "no patch"
+    }: read it, then make the change again on top of the code in your worktree.`
+    : null;
+  return {
+    order: [level, call.analysis.levels[level - 1].indexOf(id)],
+    owns: node.owns ?? [],
+    redo,
+  };
+}
+
+function rules(project: Project, node: string, facts: NodeFacts): string[] {
+  return [
+    facts.owns.length
+      ? `- You own ${
+        facts.owns.join(", ")
+      }: change nothing else (files outside it are reported when you are merged).`
+      : "- Change only the files your task is about: other slices change the rest.",
+    `- peaks' own files stay in the main project: run every peaks command exactly as given (they name --project), and write artefacts and notes under ${project.root}/.peaks/, never under .peaks/ in your worktree (that copy is not merged back).`,
+    "- Do not commit, branch or reset in the worktree: leave your change uncommitted. (A commit there still comes back with your change, and finalize reports it as UNAUTHORIZED_COMMIT.)",
+    ...(facts.redo ? [`- ${facts.redo}`] : []),
+    `- Slice: ${node}; peaks merges your change back into ${project.root} when the orchestrator finalizes you, in the order of the slice DAG.`,
+  ];
+}
+
+function peaksBlock(project: Project, dir: string, node: string, facts: NodeFacts): string {
+  return [
+    "## Your worktree (isolated slice)",
+    `You work in your own git worktree, not in the project root: ${dir}`,
+    "- cd into it first and use it for every read, edit, build and test; never edit files under the project root, where other slices are merged in parallel.",
+    ...rules(project, node, facts),
+  ].join("\n");
+}
+
+function hostBlock(project: Project, node: string, facts: NodeFacts): string {
+  return [
+    "## Your worktree (isolated slice)",
+    "Claude Code starts you in a temporary git worktree of the repository (isolation: worktree): work only in your current directory, never on files under the project root, where other slices are merged in parallel.",
+    '- In your return JSON add "worktree": "<the absolute path `git rev-parse --show-toplevel` prints in your directory>".',
+    ...rules(project, node, facts),
+  ].join("\n");
+}
+
+function worktreeField(
+  kind: "peaks" | "host",
+  node: string,
+  facts: NodeFacts,
+  where: { path: string; projectDir: string; branch: string } | null,
+  at: string,
+) {
+  return {
+    kind,
+    state: kind === "peaks" ? "creating" : "ready",
+    node,
+    order: facts.order,
+    owns: facts.owns,
+    path: where?.path ?? null,
+    projectDir: where?.projectDir ?? null,
+    branch: where?.branch ?? null,
+    base: null,
+    head: null,
+    tree: null,
+    patch: null,
+    files: [],
+    conflict: null,
+    note: facts.redo ? "dispatched again after a conflict" : null,
+    removedAt: null,
+    updatedAt: at,
+  };
+}
+
+/** Decides host or peaks isolation for the wave; undefined when no node of it is isolated. */
+export async function planWaveSlices(
+  ctx: Ctx,
+  call: DagCall,
+  nodes: string[],
+  options: { detached: boolean; progress: Map<string, NodeProgress> },
+): Promise<WaveSlices | undefined> {
+  const isolated = new Set(
+    nodes.filter((id) => call.analysis.byId.get(id)?.isolation === "worktree"),
+  );
+  if (!isolated.size) return undefined;
+  const { project } = call.session;
+  const place = await requirePlace(project);
+  const warnings: Warning[] = [];
+  let hostArgs = options.detached ? null : hostIsolationArgs(call.detected.ide);
+  if (hostArgs && !(await mainTree(place)).clean) {
+    hostArgs = null;
+    warnings.push({
+      code: "HOST_ISOLATION_SKIPPED",
+      message:
+        `The main tree has uncommitted changes, which ${call.detected.ide.id}'s own worktrees (made from HEAD) would not see; peaks makes the slices' worktrees from the main tree instead.`,
+    });
+  }
+  const at = ctx.now().toISOString();
+  return {
+    warnings,
+    plan: (id, requestId) => {
+      if (!isolated.has(id)) return undefined;
+      const facts = nodeFacts(call, id, options.progress);
+      if (hostArgs) {
+        return {
+          toolArgs: hostArgs,
+          block: () => hostBlock(project, id, facts),
+          fields: () => ({ worktree: worktreeField("host", id, facts, null, at) }),
+        };
+      }
+      const names = (file: string) => sliceNames(place, requestId, runNameFor(file, requestId));
+      return {
+        block: (file) => peaksBlock(project, names(file).projectDir, id, facts),
+        fields: (file) => ({ worktree: worktreeField("peaks", id, facts, names(file), at) }),
+      };
+    },
+    write: (records) => writeAndCreate(ctx, project, place, records),
+    views: (written) => viewsOf(project, written),
+  };
+}
+
+async function writeAndCreate(
+  ctx: Ctx,
+  project: Project,
+  place: RepoPlace,
+  records: () => Promise<WrittenDispatch[]>,
+): Promise<WrittenDispatch[]> {
+  return await withSliceLock(project, async () => {
+    const written = await records();
+    const paths = written.filter((w) => w.record.worktree?.kind === "peaks").map((w) => w.path);
+    try {
+      await createSliceWorktrees(place, paths, () => ctx.now());
+    } catch (error) {
+      const reason = error instanceof PeaksError ? error.message : String(error);
+      await undoCreation(place, paths, reason, () => ctx.now());
+      throw error;
+    }
+    return written;
+  });
+}
+
+function viewsOf(project: Project, written: WrittenDispatch[]) {
+  return written.filter((w) => w.record.worktree).map((w) => {
+    const wt = w.record.worktree!;
+    return {
+      node: wt.node,
+      recordPath: w.displayPath,
+      kind: wt.kind,
+      worktree: wt.path ? displayPath(project.root, wt.path) : null,
+      branch: wt.branch,
+    };
+  });
+}

@@ -1,0 +1,383 @@
+/**
+ * Isolated slices end to end through the real entry point: a slice DAG from
+ * RD planning, detached stand-in vendors working in their own worktrees, the
+ * merge back at finalize in DAG order, conflicts and the commands that decide
+ * them, and what git shows afterwards.
+ */
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import { join } from "../../lib/core/std.ts";
+import { runPeaks, type RunResult } from "../support/cli.ts";
+import { exists, tempDir } from "../support/temp.ts";
+import { detachedEnv, fakeVendors, type Script, waitForExit } from "../support/detached.ts";
+import { runNextAction } from "../support/next_actions.ts";
+import {
+  git,
+  GIT_ENV,
+  SHARED,
+  sliceBranches,
+  type SliceNode,
+  sliceRepo,
+  worktreePaths,
+  writeSliceDag,
+} from "../support/slices.ts";
+
+interface World {
+  root: string;
+  sid: string;
+  env: Record<string, string>;
+}
+
+async function world(root: string, script: Script): Promise<World> {
+  const bin = await fakeVendors(root, { claude: script });
+  const env = { ...detachedEnv(bin), ...GIT_ENV };
+  const sid = await sliceRepo(root, env);
+  return { root, sid, env };
+}
+
+function peaks(w: World, args: string[]): Promise<RunResult> {
+  return runPeaks([...args, "--json"], { cwd: w.root, env: w.env });
+}
+
+/** `swarm slices`, then its nextAction with the detached stand-in; waits for every vendor. */
+async function runSlices(w: World, nodes: SliceNode[]): Promise<Record<string, string>> {
+  await writeSliceDag(w.root, w.sid, nodes);
+  const checked = await peaks(w, ["swarm", "slices", "--rid", "r1"]);
+  assertEquals(checked.code, 0, checked.stdout);
+  const sent = await runNextAction(
+    `${checked.json.nextActions[0]} --mode detached --vendor claude`,
+    { cwd: w.root, env: w.env },
+  );
+  assertEquals(sent.code, 0, sent.stdout + sent.stderr);
+  for (const run of sent.json.data.detached) await waitForExit(join(w.root, run.runDir));
+  return Object.fromEntries(
+    sent.json.data.slices.map((s: { node: string; recordPath: string }) => [s.node, s.recordPath]),
+  );
+}
+
+function finalize(w: World, record: string): Promise<RunResult> {
+  return peaks(w, ["sub-agent", "finalize", "--record", record, "--outcome", "done"]);
+}
+
+const read = (w: World, rel: string) => Deno.readTextFile(join(w.root, rel));
+
+Deno.test("three slices of one level edit disjoint files in parallel: all land in the main tree, in DAG order", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w = await world(dir.path, "slice");
+  const head = (await git(w.root, "rev-parse", "HEAD")).trim();
+  const records = await runSlices(w, [{ id: "a" }, { id: "b" }, { id: "c" }]);
+
+  // Each vendor worked in its own worktree: nothing is in the main tree before finalize.
+  assert(!(await exists(join(w.root, "src", "rd-a.txt"))));
+  assertEquals((await worktreePaths(w.root)).length, 4);
+
+  // Finalized in reverse: c and b wait for a, which comes first in the DAG; a brings all three.
+  const c = await finalize(w, records.c);
+  assertEquals(c.code, 0, c.stdout);
+  assertEquals(
+    c.json.data.slices.map((s: { node: string; action: string }) => [s.node, s.action]),
+    [
+      ["a", "waiting"],
+      ["b", "waiting"],
+      ["c", "waiting"],
+    ],
+  );
+  assert(!(await exists(join(w.root, "src", "rd-c.txt"))), "c waits for a and b");
+  const b = await finalize(w, records.b);
+  assertEquals(b.code, 0, b.stdout);
+  const a = await finalize(w, records.a);
+  assertEquals(a.code, 0, a.stdout);
+  assertEquals(
+    a.json.data.slices.map((s: { node: string; action: string }) => [s.node, s.action]),
+    [["a", "merged"], ["b", "merged"], ["c", "merged"]],
+  );
+
+  for (const id of ["a", "b", "c"]) {
+    assertEquals(await read(w, `src/rd-${id}.txt`), `written by rd-${id}\n`);
+  }
+  assertEquals(await worktreePaths(w.root), [await Deno.realPath(w.root)]);
+  assertEquals(await sliceBranches(w.root), []);
+  // Merged as working-tree changes: nothing committed, nothing staged.
+  assertEquals((await git(w.root, "rev-parse", "HEAD")).trim(), head);
+  assertEquals(await git(w.root, "diff", "--cached", "--name-only"), "");
+
+  const listed = await peaks(w, ["sub-agent", "list"]);
+  for (const row of listed.json.data.records) {
+    assertEquals([row.worktree.state, row.worktree.path], ["merged", null]);
+  }
+});
+
+Deno.test("two slices change the same lines: SLICE_CONFLICT names both, the refused one leaves the main tree alone, both patches stay", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w = await world(dir.path, "clash");
+  const records = await runSlices(w, [
+    { id: "x", owns: ["src/x/"] },
+    { id: "y", owns: ["src/y/"] },
+    { id: "z", owns: ["src/z/"] },
+  ]);
+  assertEquals(await read(w, "src/shared.txt"), SHARED, "nothing lands before finalize");
+  const x = await finalize(w, records.x);
+  assertEquals(x.code, 0, x.stdout);
+  assertEquals(await read(w, "src/shared.txt"), "one\nrd-x\nthree\n");
+  // The slice went outside what it owns: reported, not refused.
+  assert(x.json.warnings.some((w: { code: string }) => w.code === "SLICE_OUTSIDE_OWNERSHIP"));
+
+  const y = await finalize(w, records.y);
+  assertEquals([y.code, y.json.code], [3, "SLICE_CONFLICT"], y.stdout);
+  assertMatch(y.json.message, /slice y overlaps slice x on src\/shared\.txt/);
+  const conflict = y.json.data.conflicts[0];
+  assertEquals(conflict.files, ["src/shared.txt"]);
+  assertEquals(conflict.with.map((o: { node: string }) => o.node), ["x"]);
+  assertEquals(await read(w, "src/shared.txt"), "one\nrd-x\nthree\n", "y changed nothing");
+  assert(await exists(join(w.root, conflict.worktree)) || await exists(conflict.worktree));
+  // Both changes are recoverable as patches.
+  const patches = [x.json.data.slices[0].patch, conflict.patch];
+  for (const patch of patches) assertStringIncludes(await read(w, patch), "src/shared.txt");
+
+  // z conflicts too; the first choice keeps the main tree, the second takes z's version.
+  const z = await finalize(w, records.z);
+  assertEquals(z.json.code, "SLICE_CONFLICT");
+  const keepMain = await runNextAction(conflict.commands.keepMain, { cwd: w.root, env: w.env });
+  assertEquals(keepMain.code, 0, keepMain.stdout);
+  assertEquals(keepMain.json.data.slice.state, "discarded");
+  assertEquals(await read(w, "src/shared.txt"), "one\nrd-x\nthree\n");
+  const keepSlice = await runNextAction(z.json.data.conflicts[0].commands.keepSlice, {
+    cwd: w.root,
+    env: w.env,
+  });
+  assertEquals(keepSlice.code, 0, keepSlice.stdout);
+  assertEquals(await read(w, "src/shared.txt"), "one\nrd-z\nthree\n");
+  assertEquals(await worktreePaths(w.root), [await Deno.realPath(w.root)]);
+  assertStringIncludes(await read(w, conflict.patch), "+rd-y");
+});
+
+Deno.test("--redo sends a conflicting slice out again on top of the main tree; it then merges", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w = await world(dir.path, "clash");
+  const records = await runSlices(w, [{ id: "x" }, { id: "y" }]);
+  assertEquals((await finalize(w, records.x)).code, 0);
+  const y = await finalize(w, records.y);
+  assertEquals(y.json.code, "SLICE_CONFLICT");
+  const doctor = await peaks(w, ["doctor"]);
+  assert(doctor.json.data.findings.some((f: { id: string }) => f.id === "worktrees.conflict"));
+
+  const redo = await runNextAction(y.json.data.conflicts[0].commands.redo, {
+    cwd: w.root,
+    env: w.env,
+  });
+  assertEquals(redo.code, 0, redo.stdout);
+  assertEquals(redo.json.data.slice.state, "redo");
+  const again = await runNextAction(redo.json.nextActions[0], { cwd: w.root, env: w.env });
+  assertEquals(again.code, 0, again.stdout);
+  assertEquals(again.json.data.nodes.map((n: { nodeId: string }) => n.nodeId), ["y"]);
+  const record = again.json.data.slices[0].recordPath;
+  const prompt = JSON.parse(await read(w, record)).prompt as string;
+  assertStringIncludes(prompt, "An earlier attempt of this slice was not merged");
+  assertStringIncludes(prompt, y.json.data.conflicts[0].patch);
+  await waitForExit(join(w.root, again.json.data.detached[0].runDir));
+  const done = await finalize(w, record);
+  assertEquals(done.code, 0, done.stdout);
+  assertEquals(await read(w, "src/shared.txt"), "one\nrd-y\nthree\n");
+  const complete = await runNextAction(redo.json.nextActions[0], { cwd: w.root, env: w.env });
+  assertEquals(complete.json.data.complete, true, complete.stdout);
+});
+
+Deno.test("Claude Code: the Agent tool call carries isolation: worktree, and the host's worktree comes back at finalize", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w: World = { root: dir.path, sid: "", env: { ...GIT_ENV, CLAUDECODE: "1" } };
+  w.sid = await sliceRepo(w.root, w.env);
+  const rel = await writeSliceDag(w.root, w.sid, [{ id: "a" }, { id: "b" }]);
+  const sent = await peaks(w, ["sub-agent", "dispatch", "--from-dag", rel, "--request-id", "r1"]);
+  assertEquals(sent.code, 0, sent.stdout);
+  for (const call of sent.json.data.toolCalls) assertEquals(call.args.isolation, "worktree");
+  assertEquals(await worktreePaths(w.root), [await Deno.realPath(w.root)], "the host makes them");
+  assertStringIncludes(sent.json.data.toolCalls[0].args.prompt, '"worktree"');
+
+  // What Claude Code does: a worktree per agent, the change left in it.
+  const wt = join(w.root, ".claude", "worktrees", "agent-a");
+  await git(w.root, "worktree", "add", "-q", "-b", "worktree-agent-a", wt);
+  await Deno.writeTextFile(join(wt, "src", "rd-a.txt"), "from the host's worktree\n");
+  const [a, b] = sent.json.data.slices.map((s: { recordPath: string }) => s.recordPath);
+  const result = JSON.stringify({
+    role: "rd-a",
+    rid: "r1",
+    status: "ok",
+    artefacts: [],
+    warnings: [],
+  });
+  const fa = await peaks(w, [
+    "sub-agent",
+    "finalize",
+    "--record",
+    a,
+    "--outcome",
+    "done",
+    "--result-json",
+    result,
+    "--worktree",
+    ".claude/worktrees/agent-a",
+  ]);
+  assertEquals(fa.code, 0, fa.stdout);
+  assertEquals(fa.json.data.slices[0].action, "merged");
+  assertEquals(await read(w, "src/rd-a.txt"), "from the host's worktree\n");
+  assert(!(await exists(wt)));
+  // An agent that changed nothing has no worktree left (Claude Code removes it): nothing to merge.
+  const fb = await finalize(w, b);
+  assertEquals(fb.code, 0, fb.stdout);
+  assert(fb.json.warnings.some((x: { code: string }) => x.code === "SLICE_NO_WORKTREE"));
+  assertEquals(await worktreePaths(w.root), [await Deno.realPath(w.root)]);
+});
+
+Deno.test("Claude Code with uncommitted changes, and a host without worktree isolation, get peaks' own worktrees", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w: World = { root: dir.path, sid: "", env: { ...GIT_ENV, CLAUDECODE: "1" } };
+  w.sid = await sliceRepo(w.root, w.env);
+  await Deno.writeTextFile(join(w.root, "src", "shared.txt"), "uncommitted\n");
+  const rel = await writeSliceDag(w.root, w.sid, [{ id: "a" }, { id: "b" }]);
+  const claude = await peaks(w, ["sub-agent", "dispatch", "--from-dag", rel, "--request-id", "r1"]);
+  assertEquals(claude.code, 0, claude.stdout);
+  assert(claude.json.warnings.some((x: { code: string }) => x.code === "HOST_ISOLATION_SKIPPED"));
+  const call = claude.json.data.toolCalls[0];
+  assertEquals(call.args.isolation, undefined);
+  const slice = claude.json.data.slices[0];
+  assertMatch(slice.worktree, /^\.git\/peaks-worktrees\/p-[0-9a-f]{8}\/r1\/rd-a-/);
+  assertStringIncludes(call.args.prompt, slice.worktree.replace(/^\.git/, ""));
+  // The worktree starts from the main tree as it is, uncommitted change included.
+  assertEquals(await read(w, `${slice.worktree}/src/shared.txt`), "uncommitted\n");
+
+  const cursor = await peaks(w, [
+    "sub-agent",
+    "dispatch",
+    "--from-dag",
+    rel,
+    "--request-id",
+    "r1",
+    "--batch-id",
+    "cursor-run",
+    "--ide",
+    "cursor",
+  ]);
+  assertEquals(cursor.code, 0, cursor.stdout);
+  assertEquals(cursor.json.data.slices.map((s: { kind: string }) => s.kind), ["peaks", "peaks"]);
+  assertEquals((await worktreePaths(w.root)).length, 5);
+  const status = await runPeaks(["sub-agent", "status", "--batch", "cursor-run"], {
+    cwd: w.root,
+    env: w.env,
+  });
+  assertStringIncludes(status.stdout, "rd-a: worktree ready .git/peaks-worktrees/");
+});
+
+Deno.test("a commit made inside a worktree is UNAUTHORIZED_COMMIT, and its change still comes back", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w = await world(dir.path, "commits");
+  const head = (await git(w.root, "rev-parse", "HEAD")).trim();
+  const records = await runSlices(w, [{ id: "a", owns: ["src/"] }]);
+  const a = await finalize(w, records.a);
+  assertEquals(a.code, 0, a.stdout);
+  const audit = a.json.warnings.find((x: { code: string }) => x.code === "UNAUTHORIZED_COMMIT");
+  assertMatch(audit.message, /1 commit\(s\) were made in rd-a's worktree/);
+  assertEquals(a.json.data.audit.unauthorizedCommits, 1);
+  assertEquals(await read(w, "src/rd-a.txt"), "committed by rd-a\n");
+  assertEquals(await read(w, "src/rd-a-extra.txt"), "left uncommitted by rd-a\n");
+  assertEquals(
+    (await git(w.root, "rev-parse", "HEAD")).trim(),
+    head,
+    "the main branch gained nothing",
+  );
+});
+
+Deno.test("swarm slices refuses unknown nodes, cycles, shared paths at one level, owner-less and unisolated parallel slices", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w: World = { root: dir.path, sid: "", env: GIT_ENV };
+  w.sid = await sliceRepo(w.root, w.env);
+  const check = () => peaks(w, ["swarm", "slices", "--rid", "r1"]);
+
+  const missing = await check();
+  assertEquals([missing.code, missing.json.code], [3, "SLICES_NOT_FOUND"]);
+  await writeSliceDag(w.root, w.sid, [{ id: "a" }], [{ from: "a", to: "ghost" }]);
+  const unknown = await check();
+  assertEquals([unknown.code, unknown.json.code], [2, "DAG_INVALID"]);
+  assertMatch(unknown.json.message, /unknown node "ghost"/);
+  await writeSliceDag(w.root, w.sid, [{ id: "a" }, { id: "b" }], [
+    { from: "a", to: "b" },
+    { from: "b", to: "a" },
+  ]);
+  assertMatch((await check()).json.message, /cycle: (a → b → a|b → a → b)/);
+  await writeSliceDag(w.root, w.sid, [{ id: "a", owns: ["src/"] }, {
+    id: "b",
+    owns: ["src/api.ts"],
+  }]);
+  const shared = await check();
+  assertEquals(shared.json.code, "DAG_INVALID");
+  assertMatch(
+    shared.json.message,
+    /nodes "a" and "b" run at the same level and both own src\/api\.ts \(inside src\)/,
+  );
+  await writeSliceDag(w.root, w.sid, [{ id: "a", owns: [] }, { id: "b", isolation: null }]);
+  const rules = await check();
+  assertEquals([rules.code, rules.json.code], [3, "SLICE_PLAN_INVALID"]);
+  assertEquals(rules.json.data.problems, [
+    'slice "a" names no files or folders it owns (owns)',
+    'slice "b" runs beside 1 other(s) without "isolation": "worktree"',
+  ]);
+  // In sequence, the same paths are fine: the second starts once the first is merged.
+  await writeSliceDag(w.root, w.sid, [{ id: "a", owns: ["src/"] }, { id: "b", owns: ["src/"] }], [
+    { from: "a", to: "b" },
+  ]);
+  const ok = await check();
+  assertEquals(ok.code, 0, ok.stdout);
+  assertEquals(ok.json.data.levels, [["a"], ["b"]]);
+  const sent = await runNextAction(ok.json.nextActions[0], {
+    cwd: w.root,
+    env: { ...w.env, CLAUDECODE: "1" },
+  });
+  assertEquals([sent.code, sent.json.data.nodes.length], [0, 1], sent.stdout);
+});
+
+Deno.test("cleanup removes the worktree of a slice whose vendor failed (its change kept as a patch), lists and removes orphans; doctor sees them", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w = await world(dir.path, "fail");
+  const records = await runSlices(w, [{ id: "a" }]);
+  const wt = JSON.parse(await read(w, records.a)).worktree.path as string;
+  await Deno.writeTextFile(join(wt, "src", "half-done.txt"), "partial work\n");
+  const doctor = await peaks(w, ["doctor"]);
+  const leftover = doctor.json.data.findings.find((f: { id: string }) =>
+    f.id === "worktrees.leftover"
+  );
+  assertMatch(leftover.title, /record-ended/);
+
+  const cleaned = await runNextAction(leftover.fix, { cwd: w.root, env: w.env });
+  assertEquals(cleaned.code, 0, cleaned.stdout);
+  assertEquals(cleaned.json.data.worktrees.changed.map((c: { action: string }) => c.action), [
+    "discarded",
+  ]);
+  assert(!(await exists(wt)));
+  const record = JSON.parse(await read(w, records.a));
+  assertEquals(record.worktree.state, "discarded");
+  assertStringIncludes(await read(w, record.worktree.patch), "+partial work");
+  assertEquals(await worktreePaths(w.root), [await Deno.realPath(w.root)]);
+
+  // Another project of the same repository keeps its slices under its own key: not ours to judge.
+  const root = await Deno.realPath(w.root);
+  const elsewhere = join(root, ".git", "peaks-worktrees", "p-00000000", "r9", "theirs");
+  await git(w.root, "worktree", "add", "-q", "-b", "peaks/r9/theirs", elsewhere);
+  const other = await peaks(w, ["doctor"]);
+  assert(!other.json.data.findings.some((f: { id: string }) => f.id === "worktrees.orphans"));
+  await git(w.root, "worktree", "remove", "--force", elsewhere);
+  await git(w.root, "branch", "-D", "peaks/r9/theirs");
+  // A worktree in this project's folder that no record names is an orphan.
+  const mine = wt.replace(/\/r1\/[^/]+$/, "/r9/lost");
+  await git(w.root, "worktree", "add", "-q", "-b", "peaks/r9/lost", mine);
+  await Deno.writeTextFile(join(mine, "README.md"), "changed in the orphan\n");
+  const seen = await peaks(w, ["doctor"]);
+  const finding = seen.json.data.findings.find((f: { id: string }) => f.id === "worktrees.orphans");
+  assert(finding, seen.stdout);
+  const listed = await runNextAction(finding.fix, { cwd: w.root, env: w.env });
+  assertEquals(listed.json.data.worktreeOrphans.length, 1, listed.stdout);
+  assertEquals(await exists(mine), true, "listing changes nothing");
+  const killed = await runNextAction(listed.json.nextActions.at(-1), { cwd: w.root, env: w.env });
+  assertEquals(killed.code, 0, killed.stdout);
+  const saved = killed.json.data.worktreeOrphans[0].patch;
+  assertStringIncludes(await read(w, saved), "+changed in the orphan");
+  assertEquals(await worktreePaths(w.root), [root]);
+  assertEquals(await sliceBranches(w.root), []);
+});
