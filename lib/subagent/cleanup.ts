@@ -12,7 +12,6 @@ import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { type Project, resolveProject } from "../core/project/project.ts";
 import { listRecords, recordSessions } from "../core/record/record.ts";
-import { listDir } from "../core/fs/files.ts";
 import type { CommandResult } from "../core/command/spec.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 import { peaksLine } from "../core/shell.ts";
