@@ -25,6 +25,7 @@ import {
   writeJson,
 } from "./envelope.ts";
 import { VERSION } from "../core/command/build.ts";
+import { safeText } from "../core/terminal_text.ts";
 
 async function fail(ctx: Ctx, command: string, error: unknown): Promise<number> {
   const peaksError = toPeaksError(error);
@@ -178,7 +179,7 @@ async function runCommand(
       const next = nextActions.length
         ? `\nnext:\n${nextActions.map((a) => `  ${a}`).join("\n")}`
         : "";
-      if (text || next) await ctx.stdout.write(`${text}${next}\n`);
+      if (text || next) await ctx.stdout.write(`${safeText(`${text}${next}`)}\n`);
       await writeHumanWarnings(ctx, warnings);
     } else {
       await writeHumanWarnings(ctx, warnings);

@@ -14,6 +14,7 @@ import { describeIssues } from "../core/fs/json.ts";
 import { auditRecord, type RecordAudit } from "./_audit.ts";
 import { selectTargets, type Skipped } from "./_finalize_targets.ts";
 import type { Ctx } from "../core/command/ctx.ts";
+import { assertJsonDepth } from "../core/json_input.ts";
 
 async function stopDetached(project: Project, path: string, record: DispatchRecord, now: Date) {
   const { runOf, stopRun } = await import("./detached/_control.ts");
@@ -24,6 +25,7 @@ const RESULT_JSON_MAX = 64 * 1024;
 
 function parseResult(raw: string | undefined): SubAgentResult | null {
   if (raw === undefined) return null;
+  assertJsonDepth(raw, "result-json");
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -175,13 +177,13 @@ export default defineCommand({
           (n, a) => n + (a.commits?.length ?? 0) + (a.worktreeCommits?.length ?? 0),
           0,
         ),
-        records: audits,
+        records: audits.map(boundedAudit),
       },
     };
     if (slices.length) await settleSlices(ctx, project, slices, { data, warnings });
     return {
       data,
-      warnings,
+      warnings: boundedWarnings(warnings),
       nextActions: skipped.map((s) => s.repair).filter((a): a is string => a !== null),
       human: [
         `finalized ${finalized.length} record(s) as ${flags.outcome}${
@@ -192,6 +194,40 @@ export default defineCommand({
     };
   },
 });
+
+/** Problems listed per record; the counts above cover all of them. */
+const PROBLEMS_SHOWN = 20;
+
+/** A record's audit as shown: only the artefacts with a problem (at most 20), with the counts. */
+function boundedAudit(audit: RecordAudit) {
+  const problems = audit.artifacts.filter((a) => a.state !== "ok");
+  return {
+    ...audit,
+    artifactsChecked: audit.artifacts.length,
+    artifactProblems: problems.length,
+    artifacts: problems.slice(0, PROBLEMS_SHOWN),
+  };
+}
+
+/** At most 20 warnings of each code, then one saying how many more there were. */
+function boundedWarnings(warnings: Warning[]): Warning[] {
+  const seen = new Map<string, number>();
+  const kept = warnings.filter((w) => {
+    const n = (seen.get(w.code) ?? 0) + 1;
+    seen.set(w.code, n);
+    return n <= PROBLEMS_SHOWN;
+  });
+  for (const [code, n] of seen) {
+    if (n <= PROBLEMS_SHOWN) continue;
+    kept.push({
+      code: "WARNINGS_OMITTED",
+      message: `${
+        n - PROBLEMS_SHOWN
+      } more ${code} warning(s) not shown; data.audit has the counts.`,
+    });
+  }
+  return kept;
+}
 
 /** Merges the finalized slices back in DAG order; a conflict refuses with everything finalize did. */
 async function settleSlices(
