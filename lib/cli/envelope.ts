@@ -1,6 +1,7 @@
 import { PeaksError, type Warning } from "../core/errors.ts";
-import { redact, redactDeep } from "./redact.ts";
+import { clip, redact, redactDeep } from "../core/redact.ts";
 import type { Ctx } from "../core/command/ctx.ts";
+import { escapeJsonForTerminal, safeText } from "../core/terminal_text.ts";
 
 export interface SuccessEnvelope {
   ok: true;
@@ -72,7 +73,7 @@ export function toPeaksError(error: unknown): PeaksError {
 
 export async function writeJson(ctx: Ctx, envelope: unknown): Promise<void> {
   const text = ctx.global.pretty ? JSON.stringify(envelope, null, 2) : JSON.stringify(envelope);
-  await ctx.stdout.write(`${text}\n`);
+  await ctx.stdout.write(`${escapeJsonForTerminal(text)}\n`);
 }
 
 export async function writeHumanFailure(ctx: Ctx, envelope: FailureEnvelope): Promise<void> {
@@ -86,13 +87,13 @@ export async function writeHumanFailure(ctx: Ctx, envelope: FailureEnvelope): Pr
     lines.push("next:");
     for (const action of envelope.nextActions) lines.push(`  ${action}`);
   }
-  await ctx.stderr.write(`${lines.join("\n")}\n`);
+  await ctx.stderr.write(`${safeText(lines.join("\n"))}\n`);
 }
 
 export async function writeHumanWarnings(ctx: Ctx, warnings: Warning[]): Promise<void> {
   if (!warnings.length) return;
   const text = warnings.map((w) => `warning ${w.code}: ${redact(w.message)}`).join("\n");
-  await ctx.stderr.write(`${text}\n`);
+  await ctx.stderr.write(`${safeText(text)}\n`);
 }
 
 /** A short default rendering of a result's data when a command gives no text. */
@@ -107,7 +108,7 @@ export function renderData(data: unknown): string {
       lines.push(`${key}: ${value.length} item${value.length === 1 ? "" : "s"}`);
     } else {
       const text = JSON.stringify(value);
-      lines.push(`${key}: ${text.length > 160 ? `${text.slice(0, 157)}...` : text}`);
+      lines.push(`${key}: ${clip(text, 160)}`);
     }
   }
   return lines.join("\n");

@@ -26,6 +26,7 @@ import {
 } from "./envelope.ts";
 import { VERSION } from "../core/command/build.ts";
 import { withOutputMode } from "../core/shell.ts";
+import { safeText } from "../core/terminal_text.ts";
 
 async function fail(ctx: Ctx, command: string, error: unknown): Promise<number> {
   const peaksError = toPeaksError(error);
@@ -181,13 +182,25 @@ async function runCommand(
       const next = nextActions.length
         ? `\nnext:\n${nextActions.map((a) => `  ${a}`).join("\n")}`
         : "";
-      if (text || next) await ctx.stdout.write(`${text}${next}\n`);
+      if (text || next) await ctx.stdout.write(`${safeText(`${text}${next}`)}\n`);
       await writeHumanWarnings(ctx, warnings);
     } else {
       await writeHumanWarnings(ctx, warnings);
     }
     return result.exitCode ?? 0;
   } catch (error) {
-    return await fail(ctx, command, error);
+    return await fail(ctx, command, withHelpNext(error, entry));
   }
+}
+
+/**
+ * A usage error (exit 2) that names no way forward gets the command's help as
+ * its next step, so every refused call says where to look.
+ */
+function withHelpNext(error: unknown, entry: CommandEntry): unknown {
+  const peaksError = toPeaksError(error);
+  if (peaksError.exit === 2 && peaksError.nextActions.length === 0) {
+    peaksError.nextActions.push(`peaks ${entry.name} --help`);
+  }
+  return peaksError;
 }

@@ -131,10 +131,19 @@ function dropForeignSelf(): void {
   }
 }
 
+/** The working directory, or "" when it was removed under us (reported by resolveProject). */
+function currentDir(): string {
+  try {
+    return Deno.cwd();
+  } catch {
+    return "";
+  }
+}
+
 export function processCtx(): Ctx {
   dropForeignSelf();
   return {
-    cwd: Deno.cwd(),
+    cwd: currentDir(),
     env,
     now: () => new Date(),
     stdout: output(Deno.stdout),

@@ -138,6 +138,11 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../subagent/cleanup.ts"),
   },
   {
+    name: "sub-agent repair",
+    summary: "Rebuild a batch file from its members' records (repairs an unreadable batch).",
+    load: () => import("../subagent/repair.ts"),
+  },
+  {
     name: "sub-agent merge",
     summary: "Retry a slice's merge or decide its conflict (--keep main|slice, --redo).",
     load: () => import("../subagent/merge.ts"),

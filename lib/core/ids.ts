@@ -1,4 +1,5 @@
 import { usageError } from "./errors.ts";
+import { redact } from "./redact.ts";
 
 /** Identifiers that become file or directory names (sid, rid, batch id, role in names). */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -28,9 +29,12 @@ export function optionalId(value: string | undefined, label: string): string | u
   return value === undefined ? undefined : assertId(value, label);
 }
 
-/** Shortens and makes control characters visible so an echoed value stays safe. */
+/**
+ * Redacts, makes control characters visible and shortens, in that order, so
+ * an echoed value stays safe (a cut before redaction could keep half a secret).
+ */
 export function printable(value: string, max = 80): string {
-  const visible = value.replace(
+  const visible = redact(value).replace(
     // deno-lint-ignore no-control-regex
     /[\u0000-\u001f\u007f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,

@@ -4,7 +4,7 @@ import { openSession, touchSession } from "../core/session/session.ts";
 import { PRESENCE_MODES, setPresence } from "../core/presence/presence.ts";
 import { callerIdFromEnv } from "../core/presence/presence_light.ts";
 import { displayPath } from "../core/project/paths.ts";
-import { assertId } from "../core/ids.ts";
+import { assertId, printable } from "../core/ids.ts";
 import { usageError } from "../core/errors.ts";
 
 const NAME = /^[a-z0-9][a-z0-9:-]{0,63}$/;
@@ -15,7 +15,7 @@ function checkName(value: string | undefined, label: string): string | undefined
     throw usageError(
       "INVALID_FLAG_VALUE",
       `${label} must be 1-64 lowercase letters, digits, '-' or ':' (got ${
-        JSON.stringify(value.slice(0, 80))
+        JSON.stringify(printable(value))
       }).`,
       { data: { flag: label } },
     );

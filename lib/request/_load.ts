@@ -1,11 +1,12 @@
 /** What every request command shares: its flags, the session, reading one request. */
 import { flag } from "../core/command/flag.ts";
 import type { Ctx } from "../core/command/ctx.ts";
-import { isNotFound, PeaksError } from "../core/errors.ts";
+import { PeaksError } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import {
   parseRequest,
+  readRequestText,
   REQUEST_ROLES,
   type RequestDocument,
   type RequestRole,
@@ -72,11 +73,8 @@ export async function loadRequest(
   const rid = assertId(rawRid, "<rid>");
   const path = session.project.layout.request(session.sessionId, role, rid);
   const shown = displayPath(session.project.root, path);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
+  const text = await readRequestText(path);
+  if (text === undefined) {
     throw new PeaksError(
       "REQUEST_NOT_FOUND",
       `There is no ${role} request ${rid} in session ${session.sessionId} (${shown}).`,

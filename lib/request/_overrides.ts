@@ -11,9 +11,9 @@
  */
 import { z } from "../core/zod.ts";
 import type { Project } from "../core/project/project.ts";
-import { gateError, isNotFound } from "../core/errors.ts";
+import { gateError } from "../core/errors.ts";
 import { isLocked } from "../core/fs/lock.ts";
-import { parseRequest, REQUEST_ROLES } from "../core/request/file.ts";
+import { parseRequest, readRequestText, REQUEST_ROLES } from "../core/request/file.ts";
 import { isValidId } from "../core/ids.ts";
 import { readValidated, updateJson } from "../core/fs/json.ts";
 import { commandLine } from "../core/shell.ts";
@@ -59,13 +59,8 @@ async function applied(project: Project, sid: string, entry: OverrideEntry): Pro
     return false;
   }
   const path = project.layout.request(sid, entry.role, entry.rid);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (isNotFound(error)) return false;
-    throw error;
-  }
+  const text = await readRequestText(path).catch(() => undefined);
+  if (text === undefined) return false;
   try {
     const history = readHistory(parseRequest(path, text).body);
     return history.some((line) =>

@@ -5,6 +5,7 @@ import { assertId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import {
   readRequest,
+  readRequestText,
   renderRequest,
   REQUEST_TYPES,
   type RequestMeta,
@@ -103,7 +104,7 @@ export default defineCommand({
         human: `created ${shown} with ${placeholders.length} placeholder(s) to replace`,
       };
     }
-    const existing = await Deno.readTextFile(path);
+    const existing = await readRequestText(path) ?? "";
     const doc = checkRequest(path, existing, role, rid);
     const placeholders = placeholdersOf(existing);
     return {

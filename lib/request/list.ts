@@ -3,7 +3,7 @@ import { flag } from "../core/command/flag.ts";
 import { isNotFound, PeaksError, type Warning } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
-import { REQUEST_ROLES, type RequestRole } from "../core/request/file.ts";
+import { readRequestText, REQUEST_ROLES, type RequestRole } from "../core/request/file.ts";
 import { checkRequest, openRequestSession, sessionFlag } from "./_load.ts";
 
 interface Row {
@@ -54,7 +54,9 @@ export default defineCommand({
         const rid = name.slice(0, -3);
         const path = project.layout.request(sessionId, role, rid);
         try {
-          const { meta } = checkRequest(path, await Deno.readTextFile(path), role, rid);
+          const text = await readRequestText(path);
+          if (text === undefined) continue;
+          const { meta } = checkRequest(path, text, role, rid);
           rows.push({
             rid,
             role,

@@ -3,7 +3,12 @@ import { flag } from "../core/command/flag.ts";
 import { writeFileAtomic } from "../core/fs/files.ts";
 import { gateError, usageError } from "../core/errors.ts";
 import { withLock } from "../core/fs/lock.ts";
-import { QA_VERDICTS, renderRequest, type RequestMeta } from "../core/request/file.ts";
+import {
+  QA_VERDICTS,
+  readRequestText,
+  renderRequest,
+  type RequestMeta,
+} from "../core/request/file.ts";
 import { peaksCommand, touchSession } from "../core/session/session.ts";
 import { invalidTransition } from "./_gate_errors.ts";
 import { BLOCKED, checkMove, isRoleState, REWORK_LIMIT, ROLE_PATHS, roleStates } from "./_graph.ts";
@@ -139,7 +144,7 @@ function checkFlags(flags: Flags): Asked {
 /** Under the request's lock: re-read, check the move, pass the gates, write the new state. */
 async function transition(t: Transition): Promise<CommandResult> {
   const { session, rid, role, to } = t;
-  const text = await Deno.readTextFile(t.path);
+  const text = await readRequestText(t.path) ?? "";
   const { meta, body } = checkRequest(t.path, text, role, rid);
   const move = checkMove(meta, to);
   if (!move.ok) throw invalidTransition({ meta, to, shown: t.shown }, move.allowed, t.show);

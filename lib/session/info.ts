@@ -7,6 +7,7 @@ import { displayPath } from "../core/project/paths.ts";
 import { readBinding, readSessionMeta, resolveSession } from "../core/session/session.ts";
 import { PeaksError } from "../core/errors.ts";
 import { peaksLine } from "../core/shell.ts";
+import { safeField } from "../core/terminal_text.ts";
 
 export default defineCommand({
   name: "session info",
@@ -71,7 +72,7 @@ export default defineCommand({
       data,
       human: [
         `session ${sessionId}${data.active ? " (active)" : ""}`,
-        `title: ${data.title ?? "(none)"}`,
+        `title: ${data.title === null ? "(none)" : safeField(data.title)}`,
         `created: ${data.createdAt}  last activity: ${data.lastActivity}`,
         `dir: ${data.sessionDir}`,
       ].join("\n"),

@@ -6,6 +6,7 @@ import { isValidId } from "../core/ids.ts";
 import { readBinding, SessionMetaSchema } from "../core/session/session.ts";
 import { readValidated } from "../core/fs/json.ts";
 import { PeaksError } from "../core/errors.ts";
+import { safeField } from "../core/terminal_text.ts";
 
 export default defineCommand({
   name: "session list",
@@ -52,7 +53,11 @@ export default defineCommand({
       data: { projectRoot: project.root, total: rows.length, sessions: shown },
       warnings,
       human: shown.length
-        ? shown.map((r) => `${r.active ? "*" : " "} ${r.sessionId}  ${r.title ?? "(untitled)"}`)
+        ? shown.map((r) =>
+          `${r.active ? "*" : " "} ${r.sessionId}  ${
+            typeof r.title === "string" ? safeField(r.title) : "(untitled)"
+          }`
+        )
           .join("\n")
         : "no sessions (run peaks workspace init)",
     };

@@ -6,8 +6,9 @@ import { SessionMetaSchema, TITLE_MAX } from "../core/session/session.ts";
 import { updateJson } from "../core/fs/json.ts";
 import { peaksLine } from "../core/shell.ts";
 
+// Control characters, and the bidirectional overrides that make a title read as something else.
 // deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 export default defineCommand({
   name: "session title",
@@ -28,7 +29,7 @@ export default defineCommand({
     if (title.length < 1 || [...title].length > TITLE_MAX || CONTROL.test(title)) {
       throw usageError(
         "INVALID_TITLE",
-        `The title must be 1-${TITLE_MAX} characters without control characters (got ${
+        `The title must be 1-${TITLE_MAX} characters without control or bidirectional-override characters (got ${
           JSON.stringify(printable(title, 40))
         }, ${[...title].length} characters).`,
         { data: { argument: "title", max: TITLE_MAX } },

@@ -10,12 +10,19 @@ import { type MemberView, memberView, unreadableView } from "../core/batch/line_
 import type { Project } from "../core/project/project.ts";
 import type { ContextReading, Presence } from "../core/presence/presence.ts";
 import type { DispatchRecord } from "../core/record/record.ts";
-import { isTerminal } from "../core/record/names_light.ts";
+import { isRecordFileName, isTerminal } from "../core/record/names_light.ts";
+import { readBoundedText } from "../core/fs/files.ts";
 
-/** The parsed file, or undefined when it is missing or not JSON. */
+/**
+ * The parsed file, or undefined when it is missing, not JSON, or refused (not
+ * a regular file inside the project, or over the read bound): the status line
+ * never opens a FIFO or follows a link out.
+ */
 export async function peekJson(path: string): Promise<Record<string, unknown> | undefined> {
   try {
-    const value = JSON.parse(await Deno.readTextFile(path));
+    const text = await readBoundedText(path);
+    if (text === undefined) return undefined;
+    const value = JSON.parse(text);
     return value && typeof value === "object" && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
@@ -65,8 +72,10 @@ function looksLikeRecord(value: Record<string, unknown> | undefined): value is D
 
 async function members(project: Project, sid: string, batchId: string, now: Date) {
   const batch = await peekJson(project.layout.batch(sid, batchId));
+  // A member names a record file in the session folder; anything else (a path, a device) is skipped.
   const valid = (m: unknown): m is { record: string; role: string; n?: number } =>
     !!m && typeof (m as { record: unknown }).record === "string" &&
+    isRecordFileName((m as { record: string }).record) &&
     typeof (m as { role: unknown }).role === "string";
   const listed = [
     ...(Array.isArray(batch?.members) ? batch.members : []).filter(valid)

@@ -6,6 +6,7 @@ import type { ContextReading } from "../core/presence/presence.ts";
 import { callerFileId, callerIdFromEnv, presenceView } from "../core/presence/presence_light.ts";
 import { writeJsonAtomic } from "../core/fs/files.ts";
 import { batchCounts, batchHeader } from "../core/batch/line_light.ts";
+import { safeField } from "../core/terminal_text.ts";
 import { peekBoundSession, peekContext, peekOpenBatch, peekPresence } from "./_peek_light.ts";
 
 const STDIN_TIMEOUT_MS = 250;
@@ -86,9 +87,9 @@ async function line(ctx: Ctx): Promise<string> {
     await writeJsonAtomic(project.layout.context(sessionId), fresh);
   }
   const view = presenceView(presence, fresh ?? stored);
-  const parts = [`⛰ ${view.skill ?? "peaks"}`];
-  if (view.role) parts.push(view.role);
-  if (view.gate) parts.push(`gate ${view.gate}`);
+  const parts = [`⛰ ${safeField(view.skill ?? "peaks")}`];
+  if (view.role) parts.push(safeField(view.role));
+  if (view.gate) parts.push(`gate ${safeField(view.gate)}`);
   if (swarm) {
     const stale = batchCounts(swarm).stale;
     parts.push(`${batchHeader(swarm)}${stale ? ` ⚠ ${stale} stale` : ""}`);

@@ -5,11 +5,13 @@
  * metadata (size, sha256, summary) so the orchestrator never reads the body.
  */
 import { gateError, usageError } from "../core/errors.ts";
-import { displayPath } from "../core/project/paths.ts";
+import { climbsOut, displayPath } from "../core/project/paths.ts";
 import type { Project } from "../core/project/project.ts";
 import type { ArtifactMeta } from "../core/record/record.ts";
 import { roleFileName } from "../core/record/names_light.ts";
 import { isAbsolute, relative } from "../core/std.ts";
+import { hashFile } from "../core/fs/hash.ts";
+import { FileRefused } from "../core/fs/files.ts";
 
 export const ARTIFACT_MAX_BYTES = 1024 * 1024;
 export const SUMMARY_MAX = 200;
@@ -20,7 +22,7 @@ function escape(text: string): string {
 
 function within(dir: string, path: string): string | undefined {
   const rel = relative(dir, path);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
+  if (rel === "" || climbsOut(rel) || isAbsolute(rel)) return undefined;
   return rel;
 }
 
@@ -62,11 +64,6 @@ export function checkArtifactPath(
   );
 }
 
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** Size and sha256 of a file; undefined when it does not exist. ARTIFACT_TOO_LARGE past 1 MiB. */
 export async function measureArtifact(
   project: Project,
@@ -92,8 +89,14 @@ export async function measureArtifact(
       { data: { path: shown, size: info.size, max: ARTIFACT_MAX_BYTES } },
     );
   }
-  const bytes = await Deno.readFile(path);
-  return { size: bytes.length, sha256: await sha256Hex(bytes) };
+  const measured = await hashFile(path).catch((error) => {
+    if (!(error instanceof FileRefused)) throw error;
+    throw usageError("ARTIFACT_PATH_INVALID", `${shown} is not a regular file.`, {
+      data: { path: shown },
+    });
+  });
+  if (!measured) return undefined;
+  return measured;
 }
 
 export function buildMeta(

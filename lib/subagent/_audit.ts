@@ -11,7 +11,7 @@ import { guardPath } from "../core/project/guard.ts";
 import { displayPath } from "../core/project/paths.ts";
 import type { Project } from "../core/project/project.ts";
 import type { DispatchRecord } from "../core/record/record.ts";
-import { sha256Hex } from "./_artifact_rules.ts";
+import { hashFile } from "../core/fs/hash.ts";
 import { sliceCommits } from "../core/slice/audit.ts";
 
 export interface ArtifactCheck {
@@ -48,16 +48,14 @@ async function checkOne(
   const path = await resolveInside(project, raw);
   if (!path) return { path: raw, state: "outside-project", registered: sha256 !== null };
   const shown = displayPath(project.root, path);
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(path);
-  } catch {
-    return { path: shown, state: "missing", registered: sha256 !== null };
+  // Existence needs no read; a registered hash is checked by streaming the file.
+  if (sha256 === null) {
+    const present = await Deno.stat(path).then((i) => i.isFile, () => false);
+    return { path: shown, state: present ? "ok" : "missing", registered: false };
   }
-  if (sha256 !== null && (await sha256Hex(bytes)) !== sha256) {
-    return { path: shown, state: "changed", registered: true };
-  }
-  return { path: shown, state: "ok", registered: sha256 !== null };
+  const measured = await hashFile(path).catch(() => undefined);
+  if (!measured) return { path: shown, state: "missing", registered: true };
+  return { path: shown, state: measured.sha256 === sha256 ? "ok" : "changed", registered: true };
 }
 
 export async function auditRecord(

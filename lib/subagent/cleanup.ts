@@ -1,56 +1,84 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { listBatchFiles, readBatch } from "../core/batch/batch.ts";
+import { listBatchFiles } from "../core/batch/batch.ts";
+import {
+  archiveBatch,
+  type ArchivedRecord,
+  byBatch,
+  finishedBefore,
+} from "../core/batch/archive.ts";
 import { usageError } from "../core/errors.ts";
 import { assertId } from "../core/ids.ts";
-import { lockPathFor, withLock } from "../core/fs/lock.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { type Project, resolveProject } from "../core/project/project.ts";
-import { listRecords, readRecord, recordSessions } from "../core/record/record.ts";
-import { isTerminal, recordFileOf } from "../core/record/names_light.ts";
-import { join } from "../core/std.ts";
-import { exists } from "../core/fs/files.ts";
+import { listRecords, recordSessions } from "../core/record/record.ts";
 import type { CommandResult } from "../core/command/spec.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 import { peaksLine } from "../core/shell.ts";
 
-/**
- * Moves a finished record into the archive while holding its lock, after
- * checking again that it is terminal. The sidecar lock file goes too: with
- * the record gone nothing can recreate it, so no writer can be split across
- * two lock files.
- */
-async function archiveRecord(path: string, target: string): Promise<boolean> {
-  const moved = await withLock(path, async () => {
-    const record = await readRecord(path).catch(() => undefined);
-    if (!record || !isTerminal(record.status)) return false;
-    await Deno.mkdir(join(target, ".."), { recursive: true });
-    await Deno.rename(path, target);
-    return true;
-  });
-  if (moved) await Deno.remove(lockPathFor(path)).catch(() => {});
-  return moved;
+/** Rows shown per list: cleanup of a big session must not print an unbounded envelope. */
+const SHOWN_MAX = 200;
+
+interface Archived {
+  archived: ArchivedRecord[];
+  batches: Array<{ batchId: string; to: string }>;
+  kept: number;
+  unreadable: Array<{ recordPath: string; reason: string; repair: string | null }>;
 }
 
-async function move(from: string, to: string): Promise<void> {
-  await Deno.mkdir(join(to, ".."), { recursive: true });
-  await Deno.rename(from, to);
-  await Deno.remove(lockPathFor(from)).catch(() => {});
+/** Archives the session's due batches, one batch at a time (see core/batch/archive.ts). */
+async function archiveSession(
+  project: Project,
+  sid: string,
+  options: { cutoff: number; dryRun: boolean },
+  into: Archived,
+): Promise<void> {
+  const listing = await listRecords(project, sid);
+  into.unreadable.push(...listing.unreadable.map(({ path, error }) => ({
+    recordPath: displayPath(project.root, path),
+    reason: String(error.data.reason ?? error.message),
+    repair: error.nextActions[0] ?? null,
+  })));
+  const groups = byBatch(listing.records);
+  for (const file of await listBatchFiles(project, sid)) {
+    if (!groups.has(file.batchId)) groups.set(file.batchId, []);
+  }
+  for (const [batchId, known] of groups) {
+    const done = known.length === 0 || known.every((e) => finishedBefore(e.record, options.cutoff));
+    const moved = done
+      ? await archiveBatch(project, sid, batchId, { ...options, known })
+      : undefined;
+    if (!moved) {
+      into.kept += known.length;
+      continue;
+    }
+    into.archived.push(...moved.records);
+    into.kept += Math.max(0, known.length - moved.records.length);
+    if (moved.to) into.batches.push({ batchId, to: moved.to });
+  }
+}
+
+function unreadableWarnings(unreadable: Archived["unreadable"]) {
+  return unreadable.slice(0, SHOWN_MAX).map((u) => ({
+    code: "RECORD_UNREADABLE",
+    message: `${u.recordPath} is unreadable (${u.reason}) and was left in place${
+      u.repair ? `; repair it with: ${u.repair}` : ""
+    }.`,
+    path: u.recordPath,
+  }));
 }
 
 export default defineCommand({
   name: "sub-agent cleanup",
   description:
-    "Moves finished (done, failed, cancelled, timeout) dispatch records older than --older-than, counted from " +
-    "their completion, to .peaks/_sub_agents/_archive/<sid>/; a batch file and its shared channel follow once " +
-    "none of the batch's records is left. Records still queued, running, stale or never-started are never " +
-    "touched, and broken records are reported, not moved. --dry-run only reports. --orphans instead lists " +
+    "Moves finished batches to .peaks/_sub_agents/_archive/<sid>/: a batch (its records, batch file and " +
+    "shared channel) moves once every member finished (done, failed, cancelled, timeout) longer ago than " +
+    "--older-than; a batch with a member still queued, running, stale, never-started or unreadable stays " +
+    "whole. Unreadable records are reported with their repair, never moved; a later dispatch into an " +
+    "archived batch id numbers on after it. Lists show at most 200 rows (…Total has the count). " +
+    "--dry-run only reports. --orphans instead lists " +
     "detached sub-agents whose supervisor is gone or whose session no longer exists; only --orphans --kill " +
-    "stops them (live supervisors through their stop file, dead ones reconciled). Slice worktrees: the normal " +
-    "run finishes what a killed peaks left (a creation, merge or removal), removes the worktrees of records " +
-    "that ended unmerged (their change saved as a patch) and lists slices waiting for a decision " +
-    "(data.worktrees); --orphans also lists worktrees no record names, and --orphans --kill saves their " +
-    "change as a patch under .peaks/_sub_agents/_archive/worktrees/ and removes them.",
+    "stops them (live supervisors through their stop file, dead ones reconciled).",
   flags: {
     "older-than": flag.duration("Archive records finished longer ago than this.", {
       default: 30 * 86_400_000,
@@ -84,57 +112,31 @@ export default defineCommand({
       : [assertId(flags.session, "--session")];
     const cutoff = ctx.now().getTime() - flags["older-than"];
     const dry = flags["dry-run"];
-    const archived: Array<{ recordPath: string; to: string }> = [];
-    const batches: Array<{ batchId: string; to: string }> = [];
-    const unreadable: string[] = [];
-    let kept = 0;
-    for (const sid of sids) {
-      const archive = project.layout.archiveDir(sid);
-      const listing = await listRecords(project, sid);
-      unreadable.push(...listing.unreadable.map((u) => displayPath(project.root, u.path)));
-      const remaining = new Set(listing.unreadable.map((u) => recordFileOf(u.path)));
-      for (const { path, record } of listing.records) {
-        const finishedAt = Date.parse(record.completedAt ?? record.updatedAt);
-        const due = isTerminal(record.status) && Number.isFinite(finishedAt) &&
-          finishedAt <= cutoff && (!record.worktree || record.worktree.removedAt !== null);
-        const target = join(archive, recordFileOf(path));
-        if (due && (dry || await archiveRecord(path, target))) {
-          archived.push({
-            recordPath: displayPath(project.root, path),
-            to: displayPath(project.root, target),
-          });
-        } else {
-          kept++;
-          remaining.add(recordFileOf(path));
-        }
-      }
-      for (const file of await listBatchFiles(project, sid)) {
-        const batch = await readBatch(project, sid, file.batchId).catch(() => undefined);
-        if (!batch || batch.members.some((m) => remaining.has(m.record))) continue;
-        const to = join(archive, `batch-${file.batchId}.json`);
-        batches.push({ batchId: file.batchId, to: displayPath(project.root, to) });
-        if (dry) continue;
-        await move(file.path, to);
-        const channel = project.layout.sharedChannel(sid, file.batchId);
-        if (await exists(channel)) {
-          await move(channel, join(archive, "shared", `${file.batchId}.json`));
-        }
-      }
-    }
+    const found: Archived = { archived: [], batches: [], kept: 0, unreadable: [] };
+    for (const sid of sids) await archiveSession(project, sid, { cutoff, dryRun: dry }, found);
+    const { archived, batches, kept, unreadable } = found;
     return {
       data: {
         projectRoot: project.root,
         dryRun: dry,
         olderThanMs: flags["older-than"],
         sessions: sids,
-        archived,
-        batches,
+        archived: archived.slice(0, SHOWN_MAX),
+        archivedTotal: archived.length,
+        batches: batches.slice(0, SHOWN_MAX),
+        batchesTotal: batches.length,
         kept,
-        unreadable,
+        unreadable: unreadable.map((u) => u.recordPath).slice(0, SHOWN_MAX),
+        repairs: unreadable.slice(0, SHOWN_MAX),
         ...(worktrees ? { worktrees: worktrees.data } : {}),
       },
-      warnings: worktrees?.warnings ?? [],
-      nextActions: worktrees?.nextActions ?? [],
+      warnings: [...(worktrees?.warnings ?? []), ...unreadableWarnings(unreadable)],
+      nextActions: [
+        ...(worktrees?.nextActions ?? []),
+        ...unreadable.slice(0, SHOWN_MAX).map((u) => u.repair).filter((a): a is string =>
+          a !== null
+        ),
+      ],
       human: `${
         dry ? "would archive" : "archived"
       } ${archived.length} record(s) and ${batches.length} batch(es); kept ${kept}${

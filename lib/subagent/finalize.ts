@@ -19,6 +19,7 @@ import { CHANGES_SHOWN, workingTreeChanges } from "../core/project/git.ts";
 import { resolveSession, type SessionContext } from "../core/session/session.ts";
 import { nextStep, stepActions, stepData } from "../core/workflow/next.ts";
 import { followPhase } from "../core/workflow/follow.ts";
+import { assertJsonDepth } from "../core/json_input.ts";
 
 async function stopDetached(project: Project, path: string, record: DispatchRecord, now: Date) {
   const { runOf, stopRun } = await import("./detached/_control.ts");
@@ -29,6 +30,7 @@ const RESULT_JSON_MAX = 64 * 1024;
 
 function parseResult(raw: string | undefined): SubAgentResult | null {
   if (raw === undefined) return null;
+  assertJsonDepth(raw, "result-json");
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -185,7 +187,7 @@ export default defineCommand({
     });
     return {
       data: withoutEmpty({ ...data, ...(following ? stepData(following) : {}) }),
-      warnings,
+      warnings: boundedWarnings(warnings),
       nextActions: [
         ...(following ? stepActions(following) : []),
         ...skipped.map((s) => s.repair).filter((a): a is string => a !== null),
@@ -229,6 +231,29 @@ async function afterFinalize(ctx: Ctx, project: Project, record: DispatchRecord)
   const next = await nextStep(session, record.requestId);
   await followPhase(ctx.env, session, next.phase, ctx.now());
   return next;
+}
+
+/** Warnings shown of each code; the counts in data.audit cover all of them. */
+const PROBLEMS_SHOWN = 20;
+
+/** At most 20 warnings of each code, then one saying how many more there were. */
+function boundedWarnings(warnings: Warning[]): Warning[] {
+  const seen = new Map<string, number>();
+  const kept = warnings.filter((w) => {
+    const n = (seen.get(w.code) ?? 0) + 1;
+    seen.set(w.code, n);
+    return n <= PROBLEMS_SHOWN;
+  });
+  for (const [code, n] of seen) {
+    if (n <= PROBLEMS_SHOWN) continue;
+    kept.push({
+      code: "WARNINGS_OMITTED",
+      message: `${
+        n - PROBLEMS_SHOWN
+      } more ${code} warning(s) not shown; data.audit has the counts.`,
+    });
+  }
+  return kept;
 }
 
 /** Merges the finalized slices back in DAG order; a conflict refuses with everything finalize did. */

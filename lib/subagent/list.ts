@@ -11,8 +11,12 @@ import {
 import { displayPath } from "../core/project/paths.ts";
 import { listRecords } from "../core/record/record.ts";
 import { RECORD_STATUSES } from "../core/record/names_light.ts";
-import { openSession } from "../core/session/session.ts";
+import { openSession, peaksCommand } from "../core/session/session.ts";
+
+/** Artefacts shown per record: a record may register thousands; the list stays small. */
+const ARTIFACTS_SHOWN = 10;
 import { compactMeta } from "./_artifact_rules.ts";
+import { safeField } from "../core/terminal_text.ts";
 import { worktreeRow } from "../core/record/worktree.ts";
 
 export default defineCommand({
@@ -30,6 +34,11 @@ export default defineCommand({
     batch: flag.string("Only this batch.", { placeholder: "<id>", max: 128 }),
     status: flag.enum(RECORD_STATUSES, "Only records with this (live) status."),
     limit: flag.int("Show at most this many records.", { min: 1, max: 10_000, default: 50 }),
+    offset: flag.int("Skip this many records first (the next page starts at data.nextOffset).", {
+      min: 0,
+      max: 1_000_000,
+      default: 0,
+    }),
   },
   examples: [
     "peaks sub-agent list --json",
@@ -37,7 +46,8 @@ export default defineCommand({
   ],
   async run({ flags }, ctx) {
     const batch = flags.batch === undefined ? undefined : assertId(flags.batch, "--batch");
-    const { project, sessionId } = await openSession(ctx, flags["session-id"]);
+    const session = await openSession(ctx, flags["session-id"]);
+    const { project, sessionId } = session;
     const now = ctx.now();
     const listing = await listRecords(project, sessionId);
     const rows = listing.records
@@ -54,7 +64,9 @@ export default defineCommand({
         lastBeatAgeSec: lastBeatAgeSec(record, now),
         liveness: liveness(record, now),
         disposed: record.disposed,
-        artifactMetas: record.artifactMetas.map(compactMeta),
+        artifactCount: record.artifactMetas.length,
+        // The newest few; `sub-agent artifact` and the record file hold them all.
+        artifactMetas: record.artifactMetas.slice(-ARTIFACTS_SHOWN).map(compactMeta),
         ...(record.worktree ? { worktree: worktreeRow(project.root, record.worktree) } : {}),
       }))
       .filter((row) => flags.status === undefined || row.status === flags.status);
@@ -68,22 +80,41 @@ export default defineCommand({
       message: `${u.recordPath} is unreadable (${u.reason}); move it aside with: ${u.repair}`,
       path: u.recordPath,
     }));
-    const shown = rows.slice(0, flags.limit);
+    const shown = rows.slice(flags.offset, flags.offset + flags.limit);
+    const end = flags.offset + flags.limit;
+    const nextOffset = end < rows.length ? end : null;
+    const nextPage = nextOffset === null ? [] : [
+      peaksCommand(session, [
+        "sub-agent",
+        "list",
+        ...(batch ? ["--batch", batch] : []),
+        ...(flags.status ? ["--status", flags.status] : []),
+        "--limit",
+        String(flags.limit),
+        "--offset",
+        String(nextOffset),
+      ]),
+    ];
     return {
       data: {
         projectRoot: project.root,
         sessionId,
         total: rows.length,
+        offset: flags.offset,
+        nextOffset,
         records: shown,
         unreadable,
       },
       warnings,
-      nextActions: unreadable.map((u) => u.repair).filter((a): a is string => a !== null),
+      nextActions: [
+        ...unreadable.map((u) => u.repair).filter((a): a is string => a !== null),
+        ...nextPage,
+      ],
       human: shown.length
         ? shown.map((r) =>
-          `${r.status.padEnd(13)} ${
-            String(r.progress).padStart(3)
-          }%  ${r.role}  ${r.requestId}  ${r.recordPath}${
+          `${r.status.padEnd(13)} ${String(r.progress).padStart(3)}%  ${safeField(r.role)}  ${
+            safeField(r.requestId)
+          }  ${r.recordPath}${
             r.worktree
               ? `  [worktree ${r.worktree.state}${r.worktree.path ? ` ${r.worktree.path}` : ""}]`
               : ""

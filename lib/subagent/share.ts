@@ -17,26 +17,26 @@ import { displayPath } from "../core/project/paths.ts";
 import { openSession } from "../core/session/session.ts";
 import { updateJson } from "../core/fs/json.ts";
 import { requireBatch } from "./_channel_access.ts";
+import { assertJsonDepth } from "../core/json_input.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
-/** Bytes an entry adds to the channel file as writeJsonAtomic lays it out (two levels deep). */
+/** Bytes an entry adds to the channel file as writeJsonAtomic lays it out (compact, plus a comma). */
 function entryBytes(entry: ChannelEntry): number {
-  const nested = JSON.stringify({ entries: [entry] }, null, 2);
-  return utf8(nested) - utf8(JSON.stringify({ entries: [] }, null, 2)) + 2;
+  return utf8(JSON.stringify(entry)) + 1;
 }
 
 /** Drops the oldest entries (never the newest) until the file fits the cap. */
 function evict(channel: Channel): string[] {
   const evicted: string[] = [];
-  let total = utf8(JSON.stringify(channel, null, 2)) + 1;
+  let total = utf8(JSON.stringify(channel)) + 1;
   while (total > CHANNEL_CAP_BYTES && channel.entries.length > 1) {
     while (total > CHANNEL_CAP_BYTES && channel.entries.length > 1) {
       const oldest = channel.entries.shift()!;
       evicted.push(oldest.key);
       total -= entryBytes(oldest);
     }
-    total = utf8(JSON.stringify(channel, null, 2)) + 1;
+    total = utf8(JSON.stringify(channel)) + 1;
   }
   channel.evicted += evicted.length;
   return evicted;
@@ -135,6 +135,7 @@ export default defineCommand({
 
 /** The value as JSON when it parses (else as a string), within the channel's size limits. */
 function parseValue(raw: string, warnings: Warning[]): { value: unknown; valueSize: number } {
+  assertJsonDepth(raw, "value");
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -6,6 +6,7 @@ import { resolveProject } from "../core/project/project.ts";
 import { readRecord, recordNotFound } from "../core/record/record.ts";
 import { recordFileOf } from "../core/record/names_light.ts";
 import { describeIssues } from "../core/fs/json.ts";
+import { ensureDir } from "../core/fs/files.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
 import { RunFiles } from "./detached/_run_files.ts";
 import { supervise } from "./detached/_supervised_run.ts";
@@ -55,7 +56,7 @@ export default defineCommand({
       record.requestId,
       runNameFor(recordFileOf(target.path), record.requestId),
     );
-    await Deno.mkdir(dir, { recursive: true });
+    await ensureDir(dir);
     const files = new RunFiles(dir);
     try {
       const ended = await supervise(ctx, project, target.path, record, info, files);

@@ -4,8 +4,9 @@ import { type Project, resolveProject } from "../core/project/project.ts";
 import { assertId, newSessionId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { readValidated, updateJson } from "../core/fs/json.ts";
-import { writeJsonAtomic } from "../core/fs/files.ts";
-import { isNotFound, PeaksError } from "../core/errors.ts";
+import { movePath, writeJsonAtomic } from "../core/fs/files.ts";
+import { confineState } from "../core/fs/confine.ts";
+import { PeaksError } from "../core/errors.ts";
 import {
   bindingRepair,
   type SessionBinding,
@@ -15,28 +16,6 @@ import {
 import { ensureGitignore, ensureWorkspaceDirs } from "../core/project/workspace.ts";
 import { peaksLine } from "../core/shell.ts";
 import type { Ctx } from "../core/command/ctx.ts";
-
-async function refuseSymlinkedWorkspace(peaksDir: string): Promise<void> {
-  try {
-    const info = await Deno.lstat(peaksDir);
-    if (info.isSymlink) {
-      throw new PeaksError(
-        "SYMLINK_REFUSED",
-        `${peaksDir} is a symlink; peaks keeps its state inside the project and will not write through it. Replace it with a directory.`,
-        { data: { path: peaksDir } },
-      );
-    }
-    if (!info.isDirectory) {
-      throw new PeaksError(
-        "WORKSPACE_INVALID",
-        `${peaksDir} exists but is not a directory; move it away and run workspace init again.`,
-        { data: { path: peaksDir } },
-      );
-    }
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-}
 
 export default defineCommand({
   name: "workspace init",
@@ -59,7 +38,8 @@ export default defineCommand({
       ? undefined
       : assertId(flags["session-id"], "--session-id");
     const project = await resolveProject(ctx);
-    await refuseSymlinkedWorkspace(project.layout.peaks);
+    // .peaks must be a real folder (or absent): never a link out of the project, never a file.
+    await confineState(project.layout.peaks, { self: true });
     const dirs = await ensureWorkspaceDirs(project);
     const gitignore = await ensureGitignore(project);
     const created = [...dirs.created];
@@ -104,6 +84,21 @@ interface Decision {
 }
 
 /**
+ * The session's metadata; a broken file (the repair of RECORD_UNREADABLE is
+ * `workspace init --session-id <sid>`) is moved aside to `.corrupt`, its bytes
+ * kept, so a fresh one can be written.
+ */
+async function readMetaOrAside(metaPath: string) {
+  try {
+    return await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
+  } catch (error) {
+    if (!(error instanceof PeaksError) || error.code !== "RECORD_UNREADABLE") throw error;
+    await movePath(metaPath, `${metaPath}.corrupt`);
+    return undefined;
+  }
+}
+
+/**
  * Decides and creates the session under the binding's lock, so concurrent
  * inits agree on one session and never see a binding without its metadata.
  */
@@ -116,7 +111,7 @@ function bindSession(
   const now = ctx.now().toISOString();
   const ensureMeta = async (sessionId: string) => {
     const metaPath = project.layout.sessionMeta(sessionId);
-    const meta = await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
+    const meta = await readMetaOrAside(metaPath);
     if (meta) {
       files.existing.push(displayPath(project.root, metaPath));
       return;

@@ -3,15 +3,20 @@ import { runPeaks } from "../support/cli.ts";
 import { exists, tempDir } from "../support/temp.ts";
 import { VERSION } from "../../lib/core/command/build.ts";
 
-Deno.test("an unknown command exits 2 with COMMAND_NOT_FOUND and a suggestion", async () => {
+Deno.test("an unknown command exits 2 with COMMAND_NOT_FOUND; a word close to none suggests nothing", async () => {
   await using dir = await tempDir();
   const result = await runPeaks(["frobnicate", "--json"], { cwd: dir.path });
   assertEquals(result.code, 2);
   assertEquals(result.json.ok, false);
   assertEquals(result.json.code, "COMMAND_NOT_FOUND");
-  assertMatch(result.json.data.suggestion, /^peaks /);
+  assertEquals(result.json.data.suggestion, null);
+  assertEquals(result.json.nextActions, ["peaks --help"]);
   assertMatch(result.json.errorId, /^[0-9a-f-]{36}$/);
   assertEquals(result.stderr, "");
+  const human = await runPeaks(["frobnicate"], { cwd: dir.path });
+  assert(!human.stdout.includes("Did you mean") && !human.stderr.includes("Did you mean"));
+  const typo = await runPeaks(["dotcor", "--json"], { cwd: dir.path });
+  assertEquals(typo.json.data.suggestion, "peaks doctor");
 });
 
 Deno.test("a typo in a command suggests the nearest one", async () => {
@@ -69,4 +74,14 @@ Deno.test("without --json errors go to stderr as one readable line, nothing on s
   assertEquals(result.stdout, "");
   assertMatch(result.stderr, /^error NO_ACTIVE_SESSION: /);
   assertMatch(result.stderr, /peaks workspace init --project /);
+});
+
+Deno.test("a usage error with no way forward of its own points at the command's help", async () => {
+  await using dir = await tempDir();
+  const bad = await runPeaks(["statusline", "install", "--scope", "galaxy"], { cwd: dir.path });
+  assertEquals(bad.code, 2);
+  assert(bad.stderr.includes("error INVALID_FLAG_VALUE"), bad.stderr);
+  assert(bad.stderr.includes("next:\n  peaks statusline install --help"), bad.stderr);
+  const extra = await runPeaks(["session", "list", "extra", "--json"], { cwd: dir.path });
+  assertEquals(extra.json.nextActions, ["peaks session list --help"]);
 });

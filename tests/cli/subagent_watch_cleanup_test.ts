@@ -152,7 +152,7 @@ Deno.test("watch prints a line per change and ends when the last member finishes
   assertEquals(new Set(lines).size, lines.length, "a line is printed only when it changes");
 });
 
-Deno.test("cleanup archives old finished records with their batch and channel; never open ones", async () => {
+Deno.test("cleanup archives a finished batch whole (records, batch file, channel); never a batch with an open member", async () => {
   await using dir = await tempDir();
   const sid = await initWorkspace(dir.path);
   const old = ago(40 * DAY);
@@ -211,12 +211,13 @@ Deno.test("cleanup archives old finished records with their batch and channel; n
   const tight = await runPeaks(["sub-agent", "cleanup", "--older-than", "1h", "--json"], {
     cwd: dir.path,
   });
-  assertEquals(tight.json.data.archived.length, 1);
+  assertEquals(tight.json.data.archived, [], "a batch with an open member stays whole");
+  assertEquals(tight.json.data.batches, []);
   assert(await exists(openOld));
-  assertEquals(tight.json.data.batches, [], "the batch keeps its open member");
+  assert(await exists(recent), "a finished member of a live batch is never archived alone");
 
   const list = await runPeaks(["sub-agent", "list", "--json"], { cwd: dir.path });
-  assertEquals(list.json.data.records.map((r: { role: string }) => r.role), ["qa"]);
+  assertEquals(list.json.data.records.map((r: { role: string }) => r.role).sort(), ["qa", "ui"]);
 });
 
 Deno.test("statusline render shows the progress of the open batch", async () => {

@@ -273,6 +273,21 @@ export const SUBAGENT_CASES: Record<string, CommandCases> = {
     baseline: (fx) => ["sub-agent", "finalize", "--record", fx.record, "--outcome", "done"],
     cases: [
       {
+        name: "result JSON nested 10 000 levels deep",
+        argv: (fx) => [
+          "sub-agent",
+          "finalize",
+          "--record",
+          fx.record,
+          "--outcome",
+          "done",
+          "--result-json",
+          `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`,
+        ],
+        exit: 2,
+        code: "JSON_TOO_DEEP",
+      },
+      {
         name: "truncated result JSON",
         argv: (fx) => [
           "sub-agent",
@@ -405,6 +420,21 @@ export const SUBAGENT_CASES: Record<string, CommandCases> = {
   "sub-agent share": {
     baseline: (fx) => ["sub-agent", "share", "--batch", fx.batch, "--key", "rd.x", "--value", "1"],
     cases: [
+      {
+        name: "a value nested 10 000 levels deep",
+        argv: (fx) => [
+          "sub-agent",
+          "share",
+          "--batch",
+          fx.batch,
+          "--key",
+          "rd.deep",
+          "--value",
+          `${"[".repeat(10_000)}${"]".repeat(10_000)}`,
+        ],
+        exit: 2,
+        code: "JSON_TOO_DEEP",
+      },
       {
         name: "key with a control character",
         argv: (
@@ -563,6 +593,44 @@ export const SUBAGENT_CASES: Record<string, CommandCases> = {
         setup: (fx) => truncate(recordAbs(fx)),
         argv: () => ["sub-agent", "cleanup", "--older-than", "0s"],
         exit: [0, 1],
+      },
+    ],
+  },
+  "sub-agent repair": {
+    baseline: (fx) => ["sub-agent", "repair", "--batch", fx.batch],
+    cases: [
+      {
+        name: "batch id that escapes",
+        argv: () => ["sub-agent", "repair", "--batch", "../../x"],
+        exit: 2,
+        code: "INVALID_IDENTIFIER",
+      },
+      {
+        name: "a batch nobody dispatched into",
+        argv: () => ["sub-agent", "repair", "--batch", "nothing-here"],
+        exit: 1,
+        code: "BATCH_NOT_FOUND",
+        unchanged: true,
+      },
+      {
+        name: "a truncated batch file is rebuilt from its records",
+        setup: (fx) => truncate(batchFile(fx)),
+        argv: (fx) => ["sub-agent", "repair", "--batch", fx.batch],
+        exit: 0,
+      },
+      {
+        name: "a batch file that is a symlink out",
+        setup: (fx) => symlinkOut(fx, batchFile(fx)),
+        argv: (fx) => ["sub-agent", "repair", "--batch", fx.batch],
+        exit: [0, 1],
+      },
+      {
+        name: "read-only project",
+        setup: (fx) => truncate(batchFile(fx)),
+        argv: (fx) => ["sub-agent", "repair", "--batch", fx.batch],
+        readOnly: true,
+        exit: 1,
+        code: ["READ_ONLY", "ACCESS_DENIED"],
       },
     ],
   },

@@ -88,7 +88,19 @@ async function build(): Promise<Fixture> {
 }
 
 export function fixtureTemplate(): Promise<Fixture> {
-  template ??= build();
+  if (!template) {
+    template = build();
+    // The template lives as long as the test module; nothing may stay in the temp folder.
+    template.then((t) => {
+      globalThis.addEventListener("unload", () => {
+        try {
+          Deno.removeSync(join(t.root, ".."), { recursive: true });
+        } catch {
+          // already gone
+        }
+      });
+    }, () => {});
+  }
   return template;
 }
 

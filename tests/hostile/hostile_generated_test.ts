@@ -19,6 +19,8 @@ interface Mutation {
   name: string;
   argv: string[];
   expected: Expectation;
+  /** An error code this call must never answer with. */
+  never?: string;
 }
 
 const ANY = [0, 1, 2, 3];
@@ -120,6 +122,13 @@ function mutations(
           expected: { exit: 2, code: "PATH_OUTSIDE_PROJECT" },
         });
       }
+      // A name that starts with two dots is inside the project, not a climb out of it.
+      out.push({
+        name: `path --${name} named ..notes.md`,
+        argv: [...rest, `--${name}`, "..notes.md"],
+        expected: { exit: ANY },
+        never: "PATH_OUTSIDE_PROJECT",
+      });
     }
   }
   const positional = baseline.slice(words.length).findIndex((w) => !w.startsWith("--"));
@@ -140,6 +149,7 @@ for (const { name, spec, cases } of commands) {
   if (!cases) continue;
   Deno.test(`generated hostile input: ${name}`, async () => {
     await using fx = await freshFixture();
+    await Deno.writeTextFile(join(fx.root, "..notes.md"), "notes\n");
     const words = name.split(" ");
     const baseline = cases.baseline(fx);
     const problems: string[] = [];
@@ -147,9 +157,13 @@ for (const { name, spec, cases } of commands) {
     if (base.code === 2) problems.push(`baseline is a usage error: ${base.stdout}`);
     for (const m of mutations(words, baseline, spec.flags, fx, cases.flagBaselines)) {
       const argv = [...m.argv, "--json", "--project", fx.root];
-      const { problems: found } = await runJudged(fx, m.expected, () => runLocal(fx, argv), {
-        hash: false,
-      });
+      const { outcome, problems: found } = await runJudged(
+        fx,
+        m.expected,
+        () => runLocal(fx, argv),
+        { hash: false },
+      );
+      if (m.never && outcome.json?.code === m.never) found.push(`answered ${m.never}`);
       problems.push(...found.map((p) => `${m.name}: ${p}`));
     }
     assertEquals(problems, []);

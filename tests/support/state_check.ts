@@ -206,7 +206,8 @@ export async function checkState(root: string): Promise<StateReport> {
 }
 
 /**
- * Batch members are numbered 1..count without gaps, each backed by its
+ * Batch members are numbered 1..count without gaps (after the archived ones,
+ * when cleanup archived an earlier batch of the same id), each backed by its
  * record (same batch, same number), and every record of a batch is a member:
  * a dispatch is the record plus its membership, or neither.
  */
@@ -226,12 +227,13 @@ function checkBatches(report: StateReport, existing: Set<string>): void {
       if (!existing.has(`${dir}/${entry.record}`)) break;
       members.push(entry);
     }
-    const count = batch.pending ? members.at(-1)?.n ?? 0 : batch.count;
-    if (count !== members.length) {
-      v.push(`${rel}: count ${count} but ${members.length} members`);
+    const archived = batch.archivedCount ?? 0;
+    const count = batch.pending ? members.at(-1)?.n ?? archived : batch.count;
+    if (count - archived !== members.length) {
+      v.push(`${rel}: count ${count} (${archived} archived) but ${members.length} members`);
     }
     members.forEach((m, i) => {
-      if (m.n !== i + 1) v.push(`${rel}: member #${i + 1} has number ${m.n}`);
+      if (m.n !== archived + i + 1) v.push(`${rel}: member #${i + 1} has number ${m.n}`);
       const recordRel = `${dir}/${m.record}`;
       const record = report.records.get(recordRel);
       if (!record) {

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "@std/assert";
-import { redact } from "../../lib/cli/redact.ts";
+import { clip, redact } from "../../lib/core/redact.ts";
 import { assertId, isValidId, newSessionId, printable } from "../../lib/core/ids.ts";
 import { createFileExclusive, writeFileAtomic } from "../../lib/core/fs/files.ts";
 import { guardPath } from "../../lib/core/project/guard.ts";
@@ -70,6 +70,16 @@ Deno.test("identifiers: the path-safe pattern and the session id shape", () => {
   assertThrows(() => assertId("../x", "--rid"), PeaksError);
   assertMatch(newSessionId(new Date("2026-11-29T23:59:00Z")), /^2026-11-29-session-[0-9a-f]{6}$/);
   assertEquals(printable("a\u0001b"), "a\\u0001b");
+});
+
+Deno.test("values are redacted before they are cut, and URL credentials are secrets", () => {
+  const key = "AKIAIOSFODNN7EXAMPLE";
+  // The key straddles the 80-character cut: cutting first would keep "AKIAIOSF".
+  const echoed = printable(`${"x".repeat(72)} ${key} tail`);
+  assert(!echoed.includes("AKIA"), echoed);
+  assert(!clip(`${"y".repeat(74)} ${key}`, 80).includes("AKIA"));
+  const url = redact("clone https://alice:s3cret@example.com/repo.git");
+  assert(!url.includes("s3cret") && !url.includes("alice"), url);
 });
 
 Deno.test("shellQuote leaves safe words alone and quotes the rest", () => {

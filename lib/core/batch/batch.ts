@@ -12,9 +12,11 @@
 import { z } from "../zod.ts";
 import { isNotFound } from "../errors.ts";
 import type { Project } from "../project/project.ts";
-import { readValidated, updateJson } from "../fs/json.ts";
-import { writeJsonAtomic } from "../fs/files.ts";
-import { commandLine } from "../shell.ts";
+import { type ReadOptions, readValidated, updateJson } from "../fs/json.ts";
+import { join } from "../std.ts";
+import { removePath, writeJsonAtomic } from "../fs/files.ts";
+import { peaksLine } from "../shell.ts";
+import { isRecordFileName } from "../record/names_light.ts";
 
 export const BATCH_VERSION = 1;
 
@@ -25,8 +27,8 @@ export const BatchMemberSchema = z.object({
   n: z.number().int().min(1),
   role: z.string(),
   requestId: z.string(),
-  /** The record's file name in the same folder. */
-  record: z.string(),
+  /** The record's file name in the same folder (a name, never a path). */
+  record: z.string().refine(isRecordFileName, "not a dispatch record file name"),
   addedAt: z.string(),
 });
 export type BatchMember = z.infer<typeof BatchMemberSchema>;
@@ -41,14 +43,34 @@ export const BatchSchema = z.looseObject({
   members: z.array(BatchMemberSchema),
   /** Numbers handed out whose records may not exist yet (a join in progress or killed). */
   pending: z.array(BatchMemberSchema).optional(),
+  /**
+   * Members 1..archivedCount were archived by cleanup: numbering goes on after
+   * them, and `members` starts at archivedCount + 1.
+   */
+  archivedCount: z.number().int().min(1).optional(),
 });
 export type Batch = z.infer<typeof BatchSchema>;
 
-function batchReadOptions(path: string) {
-  return {
-    what: "batch file",
-    repair: [commandLine(["mv", path, `${path}.corrupt`])],
-  };
+/** The repair of a batch file: rebuilt from its members' records, the broken bytes kept aside. */
+export function batchRepair(project: Project, sid: string, batchId: string): string {
+  return peaksLine(project.root, ["sub-agent", "repair", "--batch", batchId, "--session-id", sid]);
+}
+
+export function batchReadOptions(project: Project, sid: string, batchId: string): ReadOptions {
+  return { what: "batch file", repair: [batchRepair(project, sid, batchId)] };
+}
+
+/** The batch as cleanup archived it, if it did. */
+export function archivedBatchPath(project: Project, sid: string, batchId: string): string {
+  return join(project.layout.archiveDir(sid), `batch-${batchId}.json`);
+}
+
+/** How many numbers an archived batch of this id used (0 when none was archived). */
+export async function archivedCount(project: Project, sid: string, batchId: string) {
+  const path = archivedBatchPath(project, sid, batchId);
+  const archived = await readValidated(path, BatchSchema, { what: "archived batch file" })
+    .catch(() => undefined);
+  return archived?.count ?? 0;
 }
 
 async function recordExists(project: Project, sid: string, name: string): Promise<boolean> {
@@ -80,7 +102,7 @@ export async function settlePending(project: Project, sid: string, batch: Batch)
 /** The batch as readers see it: pending entries already settled (nothing is written). */
 export async function readBatch(project: Project, sid: string, batchId: string) {
   const path = project.layout.batch(sid, batchId);
-  const batch = await readValidated(path, BatchSchema, batchReadOptions(path));
+  const batch = await readValidated(path, BatchSchema, batchReadOptions(project, sid, batchId));
   return batch && await settlePending(project, sid, batch);
 }
 
@@ -111,17 +133,12 @@ export async function joinBatch(
 ): Promise<{ numbers: number[]; batch: Batch }> {
   const path = project.layout.batch(sid, batchId);
   let failure: unknown;
-  const result = await updateJson(path, BatchSchema, batchReadOptions(path), async (current) => {
+  const options = batchReadOptions(project, sid, batchId);
+  const result = await updateJson(path, BatchSchema, options, async (current) => {
     const at = now.toISOString();
-    const settled: Batch = current ? await settlePending(project, sid, current) : {
-      version: BATCH_VERSION,
-      batchId,
-      sessionId: sid,
-      createdAt: at,
-      updatedAt: at,
-      count: 0,
-      members: [],
-    };
+    const settled: Batch = current
+      ? await settlePending(project, sid, current)
+      : await freshBatch(project, sid, batchId, at);
     annotate?.(settled);
     const reserved = joining.map((member, i) => ({
       n: settled.count + i + 1,
@@ -152,7 +169,7 @@ export async function joinBatch(
     batch.updatedAt = at;
     if (!current && numbers.length === 0) {
       // Nothing joined a batch that did not exist: take the intent back off the disk.
-      await Deno.remove(path).catch(() => {});
+      await removePath(path).catch(() => {});
       return { result: { numbers, batch } };
     }
     // Always written: it replaces the intent above with what was really created.
@@ -160,6 +177,21 @@ export async function joinBatch(
   });
   if (failure !== undefined) throw failure;
   return result;
+}
+
+/** A batch file about to be created; after an archived batch of the same id, numbering goes on. */
+async function freshBatch(project: Project, sid: string, batchId: string, at: string) {
+  const archived = await archivedCount(project, sid, batchId);
+  return {
+    version: BATCH_VERSION,
+    batchId,
+    sessionId: sid,
+    createdAt: at,
+    updatedAt: at,
+    count: archived,
+    members: [],
+    ...(archived ? { archivedCount: archived } : {}),
+  } satisfies Batch;
 }
 
 export { type BatchFileInfo, listBatchFiles } from "./files_light.ts";

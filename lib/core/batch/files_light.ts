@@ -1,5 +1,5 @@
 /** Finding a session's batch files (no reading, no zod: the status line uses it too). */
-import { isNotFound } from "../errors.ts";
+import { listDir } from "../fs/files.ts";
 import { isValidId } from "../ids.ts";
 import type { Project } from "../project/project.ts";
 
@@ -13,19 +13,14 @@ export interface BatchFileInfo {
 export async function listBatchFiles(project: Project, sid: string): Promise<BatchFileInfo[]> {
   const dir = project.layout.agentsDir(sid);
   const found: BatchFileInfo[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) {
-      const match = /^batch-(.+)\.json$/.exec(entry.name);
-      if (!entry.isFile || !match || !isValidId(match[1])) continue;
-      found.push({ batchId: match[1], path: project.layout.batch(sid, match[1]), mtimeMs: 0 });
-    }
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-    return [];
+  for (const entry of await listDir(dir)) {
+    const match = /^batch-(.+)\.json$/.exec(entry.name);
+    if (!entry.isFile || !match || !isValidId(match[1])) continue;
+    found.push({ batchId: match[1], path: project.layout.batch(sid, match[1]), mtimeMs: 0 });
   }
   await Promise.all(found.map(async (info) => {
     try {
-      info.mtimeMs = (await Deno.stat(info.path)).mtime?.getTime() ?? 0;
+      info.mtimeMs = (await Deno.lstat(info.path)).mtime?.getTime() ?? 0;
     } catch {
       info.mtimeMs = 0;
     }

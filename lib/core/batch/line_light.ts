@@ -5,6 +5,7 @@
  */
 import type { DispatchRecord } from "../record/record.ts";
 import { isTerminal, type RecordStatus } from "../record/names_light.ts";
+import { safeField } from "../terminal_text.ts";
 import {
   ageSinceDispatchSec,
   effectiveStatus,
@@ -110,9 +111,11 @@ interface Style {
   roleMax: number;
 }
 
+/** A stored field (a role, a label) for the line: made safe to print, then shortened. */
 function cut(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+  const safe = safeField(text);
+  const chars = [...safe];
+  return chars.length <= max ? safe : `${chars.slice(0, max - 1).join("")}…`;
 }
 
 function segment(view: MemberView, style: Style): string {

@@ -26,6 +26,7 @@ export interface GlobalFlags {
 }
 
 export interface Ctx {
+  /** The working directory; "" when it no longer exists (resolveProject reports CWD_NOT_FOUND). */
   cwd: string;
   env: Env;
   now(): Date;

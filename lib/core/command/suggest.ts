@@ -18,8 +18,10 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidate closest to `input`. A candidate that starts with or contains
- * the input wins over edit distance, so `disp` finds `dispatch`.
+ * The candidate closest to `input`, or undefined when none is close enough
+ * to be a typo (more than a third of the input's letters, at least two,
+ * would have to change: `frobnicate` suggests nothing). A candidate that
+ * contains the input wins over edit distance, so `disp` finds `dispatch`.
  */
 export function nearest(input: string, candidates: readonly string[]): string | undefined {
   const wanted = input.toLowerCase();
@@ -34,5 +36,5 @@ export function nearest(input: string, candidates: readonly string[]): string | 
       bestScore = score;
     }
   }
-  return best;
+  return bestScore <= Math.max(2, Math.floor(wanted.length / 3)) ? best : undefined;
 }

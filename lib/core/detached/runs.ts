@@ -15,7 +15,15 @@ import { OUTCOMES } from "../record/names_light.ts";
 import { type FailedOpen, failOpenRecord } from "../record/terminal.ts";
 import { join } from "../std.ts";
 import { readValidated } from "../fs/json.ts";
-import { exists, sleep, writeJsonAtomic } from "../fs/files.ts";
+import {
+  exists,
+  listDir,
+  readBoundedText,
+  removePath,
+  sleep,
+  writeJsonAtomic,
+} from "../fs/files.ts";
+import { confineState } from "../fs/confine.ts";
 import { VENDOR_PERMISSIONS } from "../ide/vendors.ts";
 
 export const RUN_FILES = {
@@ -45,7 +53,7 @@ export function recordPathOf(
 
 /** The supervisor's pid as written in its pid file, when readable. */
 export async function readPidFile(pidPath: string): Promise<number | null> {
-  const text = await Deno.readTextFile(pidPath).catch(() => "");
+  const text = await readBoundedText(pidPath, { maxBytes: 64 }).catch(() => "") ?? "";
   const pid = Number(text.trim());
   return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
@@ -128,6 +136,13 @@ export type Lease = "alive" | "dead" | "absent";
 
 /** Alive while the supervisor holds its lock on `pid`; dead when the file is left unlocked. */
 export async function probeLease(pidPath: string): Promise<Lease> {
+  await confineState(pidPath);
+  // Only a regular file is a lease: a FIFO or a link in its place is never opened.
+  const kind = await Deno.lstat(pidPath).then((i) => i.isFile ? "file" : "other", (error) => {
+    if (isNotFound(error)) return "absent" as const;
+    throw error;
+  });
+  if (kind !== "file") return kind === "absent" ? "absent" : "dead";
   let file: Deno.FsFile;
   try {
     file = await Deno.open(pidPath, { read: true, write: true });
@@ -154,15 +169,8 @@ export interface RunEntry {
 }
 
 async function subdirs(dir: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) {
-      if (entry.isDirectory && isValidId(entry.name)) names.push(entry.name);
-    }
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  return names.sort();
+  const entries = await listDir(dir);
+  return entries.filter((e) => e.isDirectory && isValidId(e.name)).map((e) => e.name).sort();
 }
 
 /** Runs that still have a pid file (a supervisor alive, or one that died without cleaning up). */
@@ -183,12 +191,6 @@ export async function listRuns(project: Project, sessionId?: string): Promise<Ru
     }
   }
   return found;
-}
-
-async function removeIfPresent(path: string): Promise<void> {
-  await Deno.remove(path).catch((error) => {
-    if (!isNotFound(error)) throw error;
-  });
 }
 
 export interface Reconciled {
@@ -252,8 +254,8 @@ export async function reconcileRun(
       endedAt: status.endedAt ?? at,
     });
   }
-  await removeIfPresent(runFile(entry.dir, "owner"));
-  await removeIfPresent(entry.pidPath);
+  await removePath(runFile(entry.dir, "owner"));
+  await removePath(entry.pidPath);
   return {
     runDir: displayPath(project.root, entry.dir),
     recordPath: displayPath(project.root, recordPath),

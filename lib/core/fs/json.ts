@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { isNotFound, PeaksError } from "../errors.ts";
-import { writeJsonAtomic } from "./files.ts";
+import { FileRefused, movePath, readBoundedText, writeJsonAtomic } from "./files.ts";
+import { commandLine } from "../shell.ts";
 import { withLock } from "./lock.ts";
 
 export interface ReadOptions {
@@ -8,10 +9,26 @@ export interface ReadOptions {
   what: string;
   /** Commands that repair or replace the file, offered as nextActions. */
   repair?: string[];
+  /** Bound on the file's size (default READ_MAX_BYTES). */
+  maxBytes?: number;
+}
+
+export interface UpdateOptions extends ReadOptions {
+  /**
+   * For files that are rewritten whole (presence, session metadata): an
+   * unreadable current file is moved aside to `<path>.corrupt` (its bytes
+   * kept) and the update starts from nothing instead of failing.
+   */
+  replaceUnreadable?: boolean;
+}
+
+/** The repair every unreadable file has at least: its bytes kept beside it, out of the way. */
+export function quarantineCommand(path: string): string {
+  return commandLine(["mv", path, `${path}.corrupt`]);
 }
 
 export function unreadable(path: string, options: ReadOptions, reason: string): PeaksError {
-  const nextActions = options.repair ?? [];
+  const nextActions = options.repair?.length ? options.repair : [quarantineCommand(path)];
   return new PeaksError(
     "RECORD_UNREADABLE",
     `The ${options.what} at ${path} is unreadable (${reason}).${
@@ -21,18 +38,30 @@ export function unreadable(path: string, options: ReadOptions, reason: string): 
   );
 }
 
-/** Reads and parses JSON; undefined when the file does not exist. */
+/**
+ * A file the reader was refused, as RECORD_UNREADABLE: a file the OS will not
+ * open is repaired by giving its owner the rights back (nothing lost);
+ * anything else by the reader's own repair.
+ */
+export function refusedAsUnreadable(error: FileRefused, options: ReadOptions): PeaksError {
+  const repair = error.repair;
+  return unreadable(error.path, {
+    ...options,
+    repair: repair ? [repair, ...(options.repair ?? [])] : options.repair,
+  }, error.reason);
+}
+
+/** Reads and parses JSON (a bounded read of a regular file); undefined when it does not exist. */
 export async function readJsonFile(path: string, options: ReadOptions): Promise<unknown> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readBoundedText(path, { maxBytes: options.maxBytes });
   } catch (error) {
+    if (error instanceof FileRefused) throw refusedAsUnreadable(error, options);
     if (isNotFound(error)) return undefined;
-    if (error instanceof Deno.errors.IsADirectory) {
-      throw unreadable(path, options, "it is a directory");
-    }
     throw error;
   }
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text);
   } catch {
@@ -62,6 +91,23 @@ export async function readValidated<S extends z.ZodType>(
   return parsed.data;
 }
 
+async function readCurrent<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options: UpdateOptions,
+): Promise<z.output<S> | undefined> {
+  try {
+    return await readValidated(path, schema, options);
+  } catch (error) {
+    if (
+      !options.replaceUnreadable || !(error instanceof PeaksError) ||
+      error.code !== "RECORD_UNREADABLE"
+    ) throw error;
+    await movePath(path, `${path}.corrupt`);
+    return undefined;
+  }
+}
+
 /**
  * Locked read-modify-write: reads the current value (undefined when absent),
  * lets `update` compute the next one, validates and writes it atomically.
@@ -70,13 +116,13 @@ export async function readValidated<S extends z.ZodType>(
 export function updateJson<S extends z.ZodType, R = void>(
   path: string,
   schema: S,
-  options: ReadOptions,
+  options: UpdateOptions,
   update: (
     current: z.output<S> | undefined,
   ) => Promise<{ value?: z.input<S>; result: R }> | { value?: z.input<S>; result: R },
 ): Promise<R> {
   return withLock(path, async () => {
-    const current = await readValidated(path, schema, options);
+    const current = await readCurrent(path, schema, options);
     const { value, result } = await update(current);
     if (value !== undefined) {
       const checked = schema.safeParse(value);

@@ -15,6 +15,7 @@ import { dirname } from "../std.ts";
 import { PeaksError } from "../errors.ts";
 import { isNotFound } from "../errors.ts";
 import { commandLine } from "../shell.ts";
+import { confineState, kindOf } from "./confine.ts";
 import { randomHex } from "../ids.ts";
 
 /** Default bound on the lock not changing hands; `PEAKS_LOCK_TIMEOUT_MS` overrides it. */
@@ -39,6 +40,7 @@ function configuredTimeout(): number {
 
 /** A sidecar that is a symlink or a special file is never opened (a dangling link would create a file elsewhere). */
 async function checkSidecar(lockPath: string): Promise<void> {
+  await confineState(lockPath);
   let info: Deno.FileInfo;
   try {
     info = await Deno.lstat(lockPath);
@@ -50,7 +52,7 @@ async function checkSidecar(lockPath: string): Promise<void> {
   throw new PeaksError(
     info.isSymlink ? "SYMLINK_REFUSED" : "NOT_A_REGULAR_FILE",
     `The lock file ${lockPath} is ${
-      info.isSymlink ? "a symbolic link" : "not a regular file"
+      kindOf(info)
     }; peaks only locks regular files it created. Remove it (it holds no data) and retry.`,
     { data: { path: lockPath }, nextActions: [commandLine(["rm", lockPath])] },
   );
@@ -195,6 +197,7 @@ export async function withLock<T>(
  */
 export async function isLocked(target: string): Promise<boolean> {
   const lockPath = lockPathFor(target);
+  await confineState(lockPath);
   try {
     if (!(await Deno.lstat(lockPath)).isFile) return false;
   } catch (error) {

@@ -68,7 +68,9 @@ export function setPresence(
 ): Promise<Presence> {
   const path = project.layout.presence(sid, callerId);
   const at = now.toISOString();
-  return updateJson(path, PresenceSchema, { what: "presence file" }, (current) => {
+  // presence:set rewrites the whole file, so a broken one is moved aside (kept) and replaced.
+  const options = { what: "presence file", replaceUnreadable: true };
+  return updateJson(path, PresenceSchema, options, (current) => {
     const sameSkill = current?.skill === change.skill;
     const keep = <K extends "gate" | "role">(key: K) =>
       change[key] !== undefined ? change[key] ?? null : sameSkill ? current?.[key] ?? null : null;

@@ -5,6 +5,7 @@
  */
 import type { Env } from "../command/ctx.ts";
 import { isValidId } from "../ids.ts";
+import { safeField } from "../terminal_text.ts";
 import type { ContextReading, Presence, PresenceMode } from "./presence.ts";
 
 /** Environment variables that identify the caller's window, in order of preference. */
@@ -77,10 +78,11 @@ export function presenceHeader(view: PresenceView): string {
   const context = view.context.ratioPct === null
     ? "Context: unknown"
     : `Context: ${view.context.ratioPct}% (${view.context.action})`;
+  const field = (value: string | null, none: string) => value === null ? none : safeField(value);
   return [
-    `Peaks Skill: ${view.skill ?? "none"}`,
-    `Role: ${view.role ?? "-"}`,
-    `Gate: ${view.gate ?? "-"}`,
+    `Peaks Skill: ${field(view.skill, "none")}`,
+    `Role: ${field(view.role, "-")}`,
+    `Gate: ${field(view.gate, "-")}`,
     context,
   ].join(" | ");
 }

@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, relative, resolve } from "../std.ts";
 import { isNotFound, PeaksError, usageError } from "../errors.ts";
 import { printable } from "../ids.ts";
+import { climbsOut } from "./paths.ts";
 
 export interface GuardOptions {
   /** Flag the path came from, named in the error. */
@@ -11,7 +12,7 @@ export interface GuardOptions {
 
 function inside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return rel === "" || (!climbsOut(rel) && !isAbsolute(rel));
 }
 
 /** The real path of the longest existing prefix of `path`, plus the rest joined back. */

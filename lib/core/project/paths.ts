@@ -2,8 +2,10 @@
  * The only place that knows where peaks keeps things in a project. Every
  * identifier that becomes a path segment is validated here.
  */
-import { join, relative, SEPARATOR } from "../std.ts";
-import { assertId } from "../ids.ts";
+import { isAbsolute, join, relative, SEPARATOR } from "../std.ts";
+import { assertId, printable } from "../ids.ts";
+import { usageError } from "../errors.ts";
+import { isRecordFileName } from "../record/names_light.ts";
 
 export const PEAKS_DIR = ".peaks";
 
@@ -116,7 +118,8 @@ function agentsLayout(subAgents: string) {
   const agentsDir = (sid: string) => join(subAgents, assertId(sid, "session id"));
   return {
     agentsDir,
-    dispatchRecord: (sid: string, fileName: string) => join(agentsDir(sid), fileName),
+    dispatchRecord: (sid: string, fileName: string) =>
+      join(agentsDir(sid), assertRecordFile(fileName)),
     batch: (sid: string, batchId: string) =>
       join(agentsDir(sid), `batch-${assertId(batchId, "batch id")}.json`),
     sharedDir: (sid: string) => join(agentsDir(sid), "shared"),
@@ -137,9 +140,26 @@ function agentsLayout(subAgents: string) {
   };
 }
 
+/** A record's file name (a batch member names one): never a path, never anything else. */
+function assertRecordFile(fileName: string): string {
+  if (isRecordFileName(fileName)) return fileName;
+  throw usageError(
+    "INVALID_IDENTIFIER",
+    `${
+      JSON.stringify(printable(fileName))
+    } is not a dispatch record file name (dispatch-<…>.json).`,
+    { data: { value: printable(fileName) } },
+  );
+}
+
+/** True when a relative path climbs out (`..` or `../…`), not for names such as `..notes.md`. */
+export function climbsOut(rel: string): boolean {
+  return rel === ".." || rel.startsWith("../") || rel.startsWith("..\\");
+}
+
 /** A project-relative path with forward slashes, as shown in envelopes. */
 export function displayPath(root: string, absolute: string): string {
   const rel = relative(root, absolute);
-  if (rel === "" || rel.startsWith("..")) return absolute;
+  if (rel === "" || climbsOut(rel) || isAbsolute(rel)) return absolute;
   return SEPARATOR === "/" ? rel : rel.split(SEPARATOR).join("/");
 }

@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "../std.ts";
+import { dirname, isAbsolute, join, resolve } from "../std.ts";
 import { isNotFound, PeaksError } from "../errors.ts";
 import type { Ctx } from "../command/ctx.ts";
 import { type Layout, PEAKS_DIR, projectLayout } from "./paths.ts";
@@ -20,8 +20,10 @@ export interface Project {
  * one) does not count as a workspace.
  */
 export async function resolveProject(ctx: Ctx): Promise<Project> {
-  if (ctx.global.project !== undefined) {
-    const wanted = resolve(ctx.cwd, ctx.global.project);
+  const flag = ctx.global.project;
+  if (!ctx.cwd && !(flag !== undefined && isAbsolute(flag))) throw cwdNotFound(ctx);
+  if (flag !== undefined) {
+    const wanted = resolve(ctx.cwd, flag);
     let real: string;
     try {
       real = await Deno.realPath(wanted);
@@ -42,7 +44,9 @@ export async function resolveProject(ctx: Ctx): Promise<Project> {
     return { root: real, layout: projectLayout(real), source: "flag" };
   }
 
-  const start = await Deno.realPath(ctx.cwd);
+  const start = await Deno.realPath(ctx.cwd).catch((error) => {
+    throw isNotFound(error) ? cwdNotFound(ctx) : error;
+  });
   let dir = start;
   while (true) {
     if (await isDirectory(join(dir, PEAKS_DIR, "_runtime"))) {
@@ -56,6 +60,16 @@ export async function resolveProject(ctx: Ctx): Promise<Project> {
     dir = parent;
   }
   return { root: start, layout: projectLayout(start), source: "cwd" };
+}
+
+function cwdNotFound(ctx: Ctx): PeaksError {
+  return new PeaksError(
+    "CWD_NOT_FOUND",
+    `The current folder${
+      ctx.cwd ? ` ${ctx.cwd}` : ""
+    } no longer exists (it was deleted or moved while the shell was in it). cd into the project, or pass --project with its absolute path.`,
+    { data: { cwd: ctx.cwd || null } },
+  );
 }
 
 /**

@@ -58,8 +58,9 @@ export function quarantineCommand(path: string): string {
   return commandLine(["mv", path, `${path}.corrupt`]);
 }
 
+// Also the bidirectional overrides and isolates, which make a role read as something else.
 // deno-lint-ignore no-control-regex
-const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]/u;
+const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\s]/u;
 export const ROLE_MAX = 256;
 
 /** Roles are free-form: 1-256 characters, no control characters, no whitespace. */
@@ -70,7 +71,7 @@ export function assertRole(role: string): string {
       "INVALID_ROLE",
       `<role> ${
         JSON.stringify(printable(role))
-      } is not a valid role: use 1-${ROLE_MAX} characters without whitespace or control characters (e.g. rd, qa-test-cases, ui).`,
+      } is not a valid role: use 1-${ROLE_MAX} characters without whitespace, control or bidirectional-override characters (e.g. rd, qa-test-cases, ui).`,
       { data: { argument: "role", example: "rd-planning" } },
     );
   }

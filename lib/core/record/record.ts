@@ -16,7 +16,8 @@ import {
   unreadable,
   updateJson,
 } from "../fs/json.ts";
-import { isNotFound, PeaksError } from "../errors.ts";
+import { PeaksError } from "../errors.ts";
+import { listDir } from "../fs/files.ts";
 import {
   ARTIFACT_STATES,
   isRecordFileName,
@@ -196,8 +197,15 @@ export function migrateRecord(raw: unknown): unknown {
 /** What record files are read and written through: migration, then the current schema. */
 export const RecordFileSchema = z.preprocess(migrateRecord, DispatchRecordSchema);
 
+/** Records hold the prompt (at most 32 MiB); past this bound a record is unreadable, not loaded. */
+export const RECORD_READ_MAX_BYTES = 64 * 1024 * 1024;
+
 export function recordReadOptions(path: string): ReadOptions {
-  return { what: "dispatch record", repair: [quarantineCommand(path)] };
+  return {
+    what: "dispatch record",
+    repair: [quarantineCommand(path)],
+    maxBytes: RECORD_READ_MAX_BYTES,
+  };
 }
 
 /** Parses a record's JSON (migrating older versions); broken ones are RECORD_UNREADABLE. */
@@ -247,28 +255,14 @@ export interface RecordListing {
 
 /** Sessions that have a records folder, sorted (`_archive` and other non-session folders excluded). */
 export async function recordSessions(project: Project): Promise<string[]> {
-  const sids: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(project.layout.subAgents)) {
-      if (entry.isDirectory && isValidId(entry.name)) sids.push(entry.name);
-    }
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  return sids.sort();
+  const entries = await listDir(project.layout.subAgents);
+  return entries.filter((e) => e.isDirectory && isValidId(e.name)).map((e) => e.name).sort();
 }
 
 /** File names of the records in a session's folder (none when the folder is absent). */
 export async function recordFileNames(project: Project, sid: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(project.layout.agentsDir(sid))) {
-      if (entry.isFile && isRecordFileName(entry.name)) names.push(entry.name);
-    }
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  return names.sort();
+  const entries = await listDir(project.layout.agentsDir(sid));
+  return entries.filter((e) => e.isFile && isRecordFileName(e.name)).map((e) => e.name).sort();
 }
 
 /** Reads the given record files; a broken one is listed as unreadable and never blocks the rest. */

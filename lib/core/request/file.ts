@@ -17,9 +17,9 @@
  * `verdict-issued`), `blockedFrom` and `blockedReason` (while `blocked`).
  */
 import { z } from "../zod.ts";
-import { isNotFound } from "../errors.ts";
 import type { Project } from "../project/project.ts";
-import { unreadable } from "../fs/json.ts";
+import { quarantineCommand, refusedAsUnreadable, unreadable } from "../fs/json.ts";
+import { FileRefused, readBoundedText } from "../fs/files.ts";
 
 export const REQUEST_ROLES = ["prd", "ui", "rd", "qa", "sc", "txt"] as const;
 export type RequestRole = (typeof REQUEST_ROLES)[number];
@@ -120,12 +120,20 @@ export async function readRequest(
   rid: string,
 ): Promise<RequestDocument | undefined> {
   const path = project.layout.request(sid, role, rid);
-  let text: string;
+  const text = await readRequestText(path);
+  return text === undefined ? undefined : parseRequest(path, text);
+}
+
+/**
+ * A request file's text: bounded, a regular file inside the state tree, else
+ * RECORD_UNREADABLE with a repair (a FIFO never blocks the reader); undefined
+ * when it does not exist.
+ */
+export async function readRequestText(path: string): Promise<string | undefined> {
   try {
-    text = await Deno.readTextFile(path);
+    return await readBoundedText(path);
   } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
+    if (!(error instanceof FileRefused)) throw error;
+    throw refusedAsUnreadable(error, { what: "request", repair: [quarantineCommand(path)] });
   }
-  return parseRequest(path, text);
 }

@@ -5,7 +5,7 @@
  * swarm's Gate B describe their files as requirements and call this.
  */
 import { displayPath } from "../project/paths.ts";
-import { isNotFound } from "../errors.ts";
+import { FileRefused, readBoundedText } from "../fs/files.ts";
 import { checkStandardsBlock } from "../standards/block.ts";
 import { placeholdersOf } from "./lint.ts";
 
@@ -40,9 +40,10 @@ export interface Requirement {
 
 async function readIfFile(path: string): Promise<string | undefined> {
   try {
-    return await Deno.readTextFile(path);
+    return await readBoundedText(path, { follow: true });
   } catch (error) {
-    if (isNotFound(error) || error instanceof Deno.errors.IsADirectory) return undefined;
+    // A folder, a FIFO or a device in place of a required file counts as missing.
+    if (error instanceof FileRefused || error instanceof Deno.errors.IsADirectory) return undefined;
     throw error;
   }
 }

@@ -42,7 +42,8 @@ export function bindingRepair(project: Project): string {
 export function readSessionMeta(project: Project, sid: string): Promise<SessionMeta | undefined> {
   return readValidated(project.layout.sessionMeta(sid), SessionMetaSchema, {
     what: "session metadata",
-    repair: [`${initCommand(project)} --session-id ${sid}`],
+    // init moves a broken metadata file aside (its bytes kept) and writes a fresh one.
+    repair: [peaksLine(project.root, ["workspace", "init", "--session-id", sid])],
   });
 }
 

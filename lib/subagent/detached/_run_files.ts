@@ -3,7 +3,8 @@
  * name appears, held until it is removed last), owner-session, status.json,
  * the append-only log and exit.json. Every JSON file is written atomically.
  */
-import { writeJsonAtomic } from "../../core/fs/files.ts";
+import { ensureDir, movePath, removePath, writeJsonAtomic } from "../../core/fs/files.ts";
+import { confineState } from "../../core/fs/confine.ts";
 import {
   probeLease,
   type RunExit,
@@ -11,7 +12,7 @@ import {
   type RunOwner,
   type RunStatus,
 } from "../../core/detached/runs.ts";
-import { isNotFound, PeaksError } from "../../core/errors.ts";
+import { PeaksError } from "../../core/errors.ts";
 import { randomHex } from "../../core/ids.ts";
 
 const encoder = new TextEncoder();
@@ -21,16 +22,14 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   while (written < bytes.length) written += await file.write(bytes.subarray(written));
 }
 
-async function removeIfPresent(path: string): Promise<void> {
-  await Deno.remove(path).catch((error) => {
-    if (!isNotFound(error)) throw error;
-  });
-}
+/** The log keeps the first LOG_MAX_BYTES of the vendor's output, then one line saying it stopped. */
+export const LOG_MAX_BYTES = 16 * 1024 * 1024;
 
 export class RunFiles {
   #lease: Deno.FsFile | undefined;
   #log: Deno.FsFile | undefined;
   #logQueue: Promise<void> = Promise.resolve();
+  #logBytes = 0;
 
   constructor(readonly dir: string) {}
 
@@ -48,15 +47,16 @@ export class RunFiles {
       );
     }
     const temp = `${pidPath}.${randomHex(8)}.tmp`;
+    await ensureDir(this.dir);
     const file = await Deno.open(temp, { read: true, write: true, createNew: true });
     try {
       await file.lock(true);
       await writeAll(file, encoder.encode(`${Deno.pid}\n`));
       await file.syncData();
-      await Deno.rename(temp, pidPath);
+      await movePath(temp, pidPath);
     } catch (error) {
       file.close();
-      await removeIfPresent(temp);
+      await removePath(temp);
       throw error;
     }
     this.#lease = file;
@@ -65,7 +65,7 @@ export class RunFiles {
   /** Removes the pid file, then lets go of the lock: the very last thing a supervisor does. */
   async releaseLease(): Promise<void> {
     if (!this.#lease) return;
-    await removeIfPresent(runFile(this.dir, "pid")).catch(() => {});
+    await removePath(runFile(this.dir, "pid")).catch(() => {});
     try {
       this.#lease?.close();
     } catch {
@@ -87,18 +87,30 @@ export class RunFiles {
   }
 
   async openLog(): Promise<void> {
-    this.#log = await Deno.open(runFile(this.dir, "log"), {
+    const path = runFile(this.dir, "log");
+    await confineState(path);
+    this.#logBytes = await Deno.lstat(path).then((i) => i.size, () => 0);
+    this.#log = await Deno.open(path, {
       write: true,
       create: true,
       append: true,
     });
   }
 
-  /** Appends one chunk as it arrives (no buffering), in arrival order. */
+  /** Appends one chunk as it arrives (no buffering), in arrival order, up to LOG_MAX_BYTES. */
   appendLog(chunk: Uint8Array): Promise<void> {
     const log = this.#log;
-    if (!log) return Promise.resolve();
-    this.#logQueue = this.#logQueue.then(() => writeAll(log, chunk)).catch(() => {});
+    if (!log || this.#logBytes >= LOG_MAX_BYTES) return Promise.resolve();
+    const room = LOG_MAX_BYTES - this.#logBytes;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.#logBytes += part.length;
+    const tail = part.length < chunk.length
+      ? encoder.encode(`\n[peaks: log.txt stopped at ${LOG_MAX_BYTES} bytes]\n`)
+      : undefined;
+    this.#logQueue = this.#logQueue.then(async () => {
+      await writeAll(log, part);
+      if (tail) await writeAll(log, tail);
+    }).catch(() => {});
     return this.#logQueue;
   }
 
@@ -118,7 +130,7 @@ export class RunFiles {
 
   async removeTransient(): Promise<void> {
     if (!this.#lease) return;
-    await removeIfPresent(runFile(this.dir, "stop")).catch(() => {});
-    await removeIfPresent(runFile(this.dir, "owner")).catch(() => {});
+    await removePath(runFile(this.dir, "stop")).catch(() => {});
+    await removePath(runFile(this.dir, "owner")).catch(() => {});
   }
 }

@@ -19,7 +19,18 @@ const PATTERNS: ReadonlyArray<[RegExp, string]> = [
     /\b((?:api[_-]?key|apikey|password|passwd|secret|token|access[_-]?key)\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&"',;]+)/gi,
     "$1[REDACTED]",
   ],
+  // Credentials in a URL: scheme://user:password@host (and scheme://token@host).
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:'"]+(?::[^\s/@'"]*)?@/gi, "$1[REDACTED]@"],
 ];
+
+/**
+ * Redacts, then shortens to `max` characters: cutting first could leave the
+ * front half of a secret that no pattern recognises any more.
+ */
+export function clip(text: string, max: number): string {
+  const redacted = redact(text);
+  return redacted.length > max ? `${redacted.slice(0, max)}…` : redacted;
+}
 
 export function redact(text: string): string {
   let out = text;
