@@ -11,6 +11,7 @@ import { envelopeIn, returnedResults, subAgentTurn } from "./support/claude_flow
 import { CLAUDE } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, readJson, world } from "./support/scenario.ts";
 import { type Call, sideAnswer, text, tools, type Turn, type View } from "./support/standin.ts";
+import { recordPathOf } from "../support/subagent.ts";
 
 const ASK = "Run the planning swarm with peaks. [fan-out]";
 const ROLES = ["rd-planning", "qa-test-cases", "ui"];
@@ -74,7 +75,7 @@ Deno.test(
         return tools(...pending.map((result) => {
           const role = JSON.parse(result).role;
           finalized.add(role);
-          const record = envelope.data.dispatchRecordPaths[ROLES.indexOf(role)];
+          const record = envelope.data.records[ROLES.indexOf(role)];
           return CLAUDE.shell(
             `peaks sub-agent finalize --record ${record} --outcome done --result-json '${result}' --json`,
           );
@@ -120,8 +121,8 @@ Deno.test(
     assertMatch(liveStatus, new RegExp(`swarm ${ROLES.length}/${ROLES.length} running`));
     for (const role of ROLES) assertMatch(liveStatus, new RegExp(`${role} 40%`));
 
-    for (const [i, path] of envelope.data.dispatchRecordPaths.entries()) {
-      const record = await readJson(join(w.sandbox.project, path));
+    for (const [i, id] of envelope.data.records.entries()) {
+      const record = await readJson(join(w.sandbox.project, recordPathOf(w.sandbox.project, id)));
       assertEquals([record.role, record.status], [ROLES[i], "done"]);
       assert(record.heartbeats.some((b: { note: string }) => b.note === "swarm-beat"));
       assertEquals(record.result?.status, "ok");

@@ -14,6 +14,7 @@ import { CLAUDE } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, readJson, world } from "./support/scenario.ts";
 import { envelopeIn, returnedResults, subAgentTurn } from "./support/claude_flow.ts";
 import { type Exchange, sideAnswer, text, tools, type Turn, type View } from "./support/standin.ts";
+import { recordPathOf } from "../support/subagent.ts";
 
 const ASK = "Plan the login feature with peaks. [orchestrator]";
 
@@ -51,7 +52,7 @@ Deno.test(
         finalized = true;
         return tools(
           CLAUDE.shell(
-            `peaks sub-agent finalize --record ${envelope.data.dispatchRecordPath} --outcome done --result-json '${result}' --json`,
+            `peaks sub-agent finalize --record ${envelope.data.record} --outcome done --result-json '${result}' --json`,
           ),
         );
       }
@@ -104,7 +105,7 @@ Deno.test(
     assertStringIncludes(orchestration[1].view!.userText, "peaks sub-agent dispatch");
     assert(orchestration[0].view!.tools.includes("Agent"), "the host offers no Agent tool");
     // The dispatch answered for claude-code with the Agent tool and a pointer brief.
-    assertEquals([envelope.data.ide, envelope.data.toolCall.name], ["claude-code", "Agent"]);
+    assertEquals(envelope.data.toolCall.name, "Agent");
     // The sub-agent's first request carries the pointer brief, exactly as peaks wrote it.
     assertStringIncludes(
       sub[0].view!.firstUser + sub[0].view!.userText,
@@ -112,8 +113,10 @@ Deno.test(
     );
     assertMatch(sub[1].view!.toolResults[0], /## Runtime arguments/);
 
-    const record = await readJson(join(w.sandbox.project, envelope.data.dispatchRecordPath));
-    assertEquals([record.status, record.outcome], ["done", "done"]);
+    const record = await readJson(
+      join(w.sandbox.project, recordPathOf(w.sandbox.project, envelope.data.record)),
+    );
+    assertEquals([record.status, record.outcome, record.ide], ["done", "done", "claude-code"]);
     const notes = record.heartbeats.map((b: { note: string }) => b.note);
     assert(notes.includes("sub-beat") && notes.includes("completed"), notes.join(", "));
     assertEquals(record.artifactMetas.length, 1);

@@ -49,7 +49,7 @@ Deno.test(
     await peaks("workspace", "init");
     assertEquals((await peaks("statusline", "install")).data.action, "installed");
     const fanout = await peaks("sub-agent", "dispatch", "--from-dag", "dag.json");
-    const records: string[] = fanout.data.dispatchRecordPaths;
+    const records: string[] = fanout.data.records;
     for (const record of records) {
       await peaks(
         "sub-agent",

@@ -12,6 +12,7 @@ import { briefFacts, envelopeIn } from "./support/claude_flow.ts";
 import { CODEX } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, readJson, world } from "./support/scenario.ts";
 import { sideAnswer, text, tools, type Turn, type View } from "./support/standin.ts";
+import { recordPathOf } from "../support/subagent.ts";
 
 const ASK = "Plan the login feature with peaks. [codex orchestrator]";
 
@@ -60,7 +61,7 @@ Deno.test(
           const json = result.slice(result.indexOf("{"));
           return tools(
             CODEX.shell(
-              `peaks sub-agent finalize --record ${envelope.data.dispatchRecordPath} --outcome done --result-json '${json}' --json`,
+              `peaks sub-agent finalize --record ${envelope.data.record} --outcome done --result-json '${json}' --json`,
             ),
           );
         }
@@ -107,8 +108,7 @@ Deno.test(
     });
     assertEquals(run.code, 0, run.stdout + run.stderr);
 
-    // Detected as codex from the variables codex gives its shell; the descriptor is spawn_agent.
-    assertEquals(envelope.data.ide, "codex");
+    // Detected as codex from the variables codex gives its shell (record.ide below); the descriptor is spawn_agent.
     assertEquals(envelope.data.toolCall.name, "spawn_agent");
     assertEquals(envelope.data.toolCall.namespace, "multi_agent_v1");
     const calls = w.standIn.calls().filter((c) => c.view!.tools.length > 0);
@@ -116,7 +116,9 @@ Deno.test(
     const sub = calls.filter((c) => !c.view!.userText.includes(ASK));
     assertStringIncludes(sub[0].view!.userText, envelope.data.toolCall.args.message);
 
-    const record = await readJson(join(w.sandbox.project, envelope.data.dispatchRecordPath));
+    const record = await readJson(
+      join(w.sandbox.project, recordPathOf(w.sandbox.project, envelope.data.record)),
+    );
     assertEquals([record.status, record.ide], ["done", "codex"]);
     assert(record.heartbeats.some((b: { note: string }) => b.note === "codex-sub-beat"));
     assertEquals(record.result?.rid, record.requestId);

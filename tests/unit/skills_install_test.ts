@@ -215,7 +215,7 @@ Deno.test("an unreadable manifest is RECORD_UNREADABLE with a repair that works"
   assertEquals(broken.code, 1);
   assertEquals(broken.json.code, "RECORD_UNREADABLE");
   assertEquals(broken.json.nextActions, [
-    `peaks skills install --agent claude-code --scope project --project ${f.project} --force`,
+    `peaks skills install --agent claude-code --scope project --project ${f.project} --force --json`,
   ]);
   const repaired = await f.run(["skills", "install", "--force"]);
   assertEquals(repaired.code, 0, repaired.stdout);

@@ -62,7 +62,7 @@ Deno.test("verify reports modified, missing and outdated files with exit 3 and r
     "peaks-rd/references/new.md": "not-installed",
   });
   assertEquals(result.json.nextActions, [
-    `peaks skills install --agent claude-code --scope project --project ${project}`,
+    `peaks skills install --agent claude-code --scope project --project ${project} --json`,
   ]);
   // The fix brings every untouched file in line; only the edited one still drifts.
   await run(["skills", "install"]);
