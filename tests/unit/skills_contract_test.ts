@@ -79,7 +79,7 @@ Deno.test("the skills state the obligations the CLI cannot enforce", async () =>
   assertMatch(all, /in ONE message/);
   assertMatch(
     dispatch,
-    /git status git diff peaks sub-agent finalize --record <record> --outcome done --result-json/,
+    /git status --short --untracked-files=all git diff peaks sub-agent finalize --record <record> --outcome done --result-json/,
   );
   assertMatch(code, /Never run it for the user's own shell needs/);
   assertMatch(code, /peaks session info --active --json peaks request list --json/);
