@@ -108,9 +108,10 @@ async function smoke(binary: string, version: string, skills: string | undefined
       home,
     );
     expectOk(dispatch, "sub-agent dispatch");
-    const record = dispatch.json.data?.dispatchRecordPath;
+    // The record's short id, which every --record takes.
+    const record = dispatch.json.data?.record;
     if (typeof record !== "string") {
-      throw new ReleaseError("dispatch returned no dispatchRecordPath");
+      throw new ReleaseError("dispatch returned no record");
     }
 
     expectOk(

@@ -9,7 +9,7 @@ import { assert, assertEquals } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
-import { initWorkspace } from "../support/subagent.ts";
+import { initWorkspace, recordPathOf } from "../support/subagent.ts";
 import { checkState } from "../support/state_check.ts";
 
 const env = { CLAUDECODE: "1" };
@@ -20,7 +20,8 @@ async function dispatch(cwd: string, batch: string) {
     { cwd, env },
   );
   assertEquals(result.code, 0, result.stdout);
-  return result.json.data;
+  // The envelope names the record; its number in the batch is in the record.
+  return JSON.parse(await Deno.readTextFile(join(cwd, recordPathOf(cwd, result.json.data.record))));
 }
 
 /** Leaves the batch as a dispatch killed after its intent (and maybe its record) was written. */

@@ -36,13 +36,9 @@ Deno.test("--from-dag --mode detached: each node of a level runs under its own s
   const first = await runPeaks(call, { cwd: dir.path, env });
   assertEquals(first.code, 0, first.stdout + first.stderr);
   const data = first.json.data;
-  assertEquals([data.mode, data.vendor, data.dispatchCount, data.level], [
-    "detached",
-    "claude",
-    2,
-    1,
-  ]);
-  assertEquals(data.toolCalls, [], "detached nodes need no tool call");
+  assertEquals([data.mode, data.vendor, data.records.length], ["detached", "claude", 2]);
+  assertMatch(data.orchestratorVisibleHint, /level 1\/2/);
+  assertEquals(data.toolCalls, undefined, "detached nodes need no tool call");
   assertEquals(data.detached.length, 2);
   assertMatch(data.orchestratorVisibleHint, /^⏳ Spawning 2 sub-agents via detached claude: /);
   assertMatch(first.json.nextActions[0], /^peaks sub-agent watch --batch /);
@@ -58,9 +54,10 @@ Deno.test("--from-dag --mode detached: each node of a level runs under its own s
     env,
   });
   assertEquals(next.code, 0, next.stdout);
-  assertEquals([next.json.data.level, next.json.data.dispatchCount], [2, 1]);
+  assertEquals(next.json.data.records.length, 1);
+  assertMatch(next.json.data.orchestratorVisibleHint, /level 2\/2/);
   const record = JSON.parse(
-    await Deno.readTextFile(join(dir.path, next.json.data.dispatchRecordPaths[0])),
+    await Deno.readTextFile(join(dir.path, next.json.data.detached[0].dispatchRecordPath)),
   );
   assertEquals([record.mode, record.vendor, record.graphNodeId], ["detached", "claude", "review"]);
   await waitForExit(join(dir.path, next.json.data.detached[0].runDir));

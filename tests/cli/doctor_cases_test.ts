@@ -73,7 +73,8 @@ Deno.test("Gate G: a CLAUDE.md without the block, then a block that names no sta
   const missing = await doctor(p);
   const block = finding(missing, "standards.block-missing");
   assertEquals(block.fix, `peaks standards init --apply --project ${p.root}`);
-  assertEquals(missing.json.nextActions, [block.fix]);
+  // A nextAction answers in the caller's output mode.
+  assertEquals(missing.json.nextActions, [`${block.fix} --json`]);
   assertEquals((await runFix(p, block.fix!)).code, 0);
   assertEquals(ids(await doctor(p)), []);
   assert((await Deno.readTextFile(claude)).startsWith("# Our notes\n\nKeep this.\n"));

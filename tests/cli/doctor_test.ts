@@ -118,10 +118,11 @@ Deno.test("a stale record, a removed gitignore block and drifted skills: each re
   assertEquals([modified.confirm, modified.paths], [true, [".agents/skills/peaks-rd/SKILL.md"]]);
   assertStringIncludes(modified.fix!, "--force");
   // nextActions: the error and warning fixes, without the one that needs the user's consent.
+  // (each carries the caller's --json)
   assertEquals(result.json.nextActions, [
-    drift.fix,
-    finding(result, "gitignore.block-missing").fix,
-    stale.fix,
+    `${drift.fix} --json`,
+    `${finding(result, "gitignore.block-missing").fix} --json`,
+    `${stale.fix} --json`,
   ]);
   assertStringIncludes(result.json.data.instructions.join(" "), "confirm: true");
 

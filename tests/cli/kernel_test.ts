@@ -10,7 +10,7 @@ Deno.test("an unknown command exits 2 with COMMAND_NOT_FOUND; a word close to no
   assertEquals(result.json.ok, false);
   assertEquals(result.json.code, "COMMAND_NOT_FOUND");
   assertEquals(result.json.data.suggestion, null);
-  assertEquals(result.json.nextActions, ["peaks --help"]);
+  assertEquals(result.json.nextActions, ["peaks --help --json"]);
   assertMatch(result.json.errorId, /^[0-9a-f-]{36}$/);
   assertEquals(result.stderr, "");
   const human = await runPeaks(["frobnicate"], { cwd: dir.path });
@@ -83,5 +83,5 @@ Deno.test("a usage error with no way forward of its own points at the command's 
   assert(bad.stderr.includes("error INVALID_FLAG_VALUE"), bad.stderr);
   assert(bad.stderr.includes("next:\n  peaks statusline install --help"), bad.stderr);
   const extra = await runPeaks(["session", "list", "extra", "--json"], { cwd: dir.path });
-  assertEquals(extra.json.nextActions, ["peaks session list --help"]);
+  assertEquals(extra.json.nextActions, ["peaks session list --help --json"]);
 });
