@@ -136,8 +136,14 @@ export async function runConcurrency(
 
     const batchPath = join(agents, "batch-fan.json");
     const fan = await storm(batchPath, () => peaks([...dispatch, "fan", "--json"]));
-    const numbers = fan.results.map((r) => r.json?.data?.dispatchedInBatch)
-      .filter((v): v is number => typeof v === "number");
+    // Each envelope names its record; the record holds its number in the batch.
+    const numbers: number[] = [];
+    for (const r of fan.results) {
+      const id = r.json?.data?.record;
+      if (typeof id !== "string") continue;
+      const record = await readJson(join(project, recordPathOf(project, id)));
+      if (typeof record.dispatchedInBatch === "number") numbers.push(record.dispatchedInBatch);
+    }
     const batch = await readJson(batchPath);
 
     return {
