@@ -126,7 +126,7 @@ Deno.test("dry run is the default: statuses are reported and nothing is written"
     },
   ]);
   assertEquals(result.json.nextActions, [
-    `peaks standards init --project ${root} --apply`,
+    `peaks standards init --project ${root} --apply --json`,
   ]);
   const applied = await runActions(result.json.nextActions, { cwd: root });
   assertEquals(applied[0].code, 0);

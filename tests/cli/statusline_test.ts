@@ -71,8 +71,8 @@ Deno.test("a foreign status line is a conflict (exit 3) unless --force; dry-run 
   const keep = await runPeaks(["statusline", "uninstall", "--json"], { cwd: dir.path });
   assertEquals(keep.code, 3);
   const [force] = conflict.json.nextActions;
-  assertMatch(force, /--force$/);
-  const forced = await runPeaks([...peaksWords(force), "--json"], { cwd: dir.path });
+  assertMatch(force, /--force --json$/);
+  const forced = await runPeaks(peaksWords(force), { cwd: dir.path });
   assertEquals(forced.json.data.action, "replaced");
   const text = await Deno.readTextFile(path);
   assertMatch(text, /\n\t"statusLine"/, "tab indentation kept");

@@ -24,7 +24,12 @@ async function dispatch(cwd: string, role = "ui", batch = "b1") {
     { cwd, env: CLAUDE },
   );
   assertEquals(result.code, 0, result.stderr);
-  return { ...result.json.data, dispatchRecordPath: recordPathOf(cwd, result.json.data.record) };
+  // The lean envelope does not repeat the batch id the caller gave.
+  return {
+    ...result.json.data,
+    batchId: batch,
+    dispatchRecordPath: recordPathOf(cwd, result.json.data.record),
+  };
 }
 
 async function sha256(text: string): Promise<string> {
