@@ -24,7 +24,10 @@ async function dispatchOne(cwd: string, batch?: string) {
     { cwd, env: CLAUDE },
   );
   assertEquals(result.code, 0, result.stderr);
-  return { ...result.json.data, dispatchRecordPath: recordPathOf(cwd, result.json.data.record) };
+  const dispatchRecordPath = recordPathOf(cwd, result.json.data.record);
+  // A batch id peaks chose is in the record (the lean envelope names the record only).
+  const { batchId } = JSON.parse(await Deno.readTextFile(join(cwd, dispatchRecordPath)));
+  return { ...result.json.data, batchId, dispatchRecordPath };
 }
 
 /** Reads `path` in a loop until `stop` resolves; counts reads that were not valid JSON. */

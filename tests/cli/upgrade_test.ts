@@ -120,7 +120,7 @@ Deno.test("--to 2.0 --auto migrates once, backs up, records, and changes nothing
 
   const detect = await upgrade(root, home, "--detect-1x");
   assertEquals(detect.json.data.decision, "auto-run");
-  assertEquals(detect.json.nextActions, [`peaks upgrade --to 2.0 --auto --project ${root}`]);
+  assertEquals(detect.json.nextActions, [`peaks upgrade --to 2.0 --auto --project ${root} --json`]);
 
   const first = await upgrade(root, home, "--to", "2.0", "--auto");
   assertEquals(first.code, 0, first.stderr);
