@@ -4,6 +4,7 @@ import type { DemoRun } from "./demo_time.ts";
 import type { EnvelopeSize } from "./envelopes.ts";
 import type { ReferenceRow, ScenarioRow, Skipped } from "./hot.ts";
 import type { Stats } from "./measure.ts";
+import type { PluginCost } from "./plugin_cost.ts";
 
 export interface Machine {
   os: string;
@@ -39,6 +40,7 @@ export interface Report {
     | Array<{ target: string; result: ConcurrencyReport | null; failure?: string }>;
   envelopes: EnvelopeSize[] | null;
   demo: DemoRun[] | null;
+  plugin?: PluginCost | null;
 }
 
 const mib = (kb: number | null) => (kb === null ? "-" : (kb / 1024).toFixed(1));
@@ -201,6 +203,18 @@ function demoSection(report: Report): string[] {
   ];
 }
 
+function pluginSection(cost: PluginCost): string[] {
+  if (cost.skipped) return [`Not measured: ${cost.skipped}.`];
+  return [
+    `\`claude plugin details peaks\` (Claude Code ${cost.claude}): ${cost.alwaysOn} always-on, added to every session.`,
+    "",
+    ...table(
+      ["skill", "always-on", "on invoke"],
+      cost.skills.map((s) => [`\`${s.skill}\``, s.alwaysOn, s.onInvoke]),
+    ),
+  ];
+}
+
 export function renderMarkdown(report: Report): string {
   const m = report.machine;
   const load = (v: number | null) => (v === null ? "?" : v.toFixed(2));
@@ -228,5 +242,8 @@ export function renderMarkdown(report: Report): string {
     lines.push("", "## Envelope sizes (bytes on stdout)", "", ...envelopeSection(report));
   }
   if (report.demo) lines.push("", "## Demo wall time", "", ...demoSection(report));
+  if (report.plugin) {
+    lines.push("", "## Skill tokens in Claude Code (plugin)", "", ...pluginSection(report.plugin));
+  }
   return `${lines.join("\n")}\n`;
 }

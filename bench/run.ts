@@ -15,6 +15,7 @@ import { measureEnvelopes } from "./envelopes.ts";
 import { inTable, runReferences, runScenario, type ScenarioRow } from "./hot.ts";
 import { type Machine, renderMarkdown, type Report } from "./report.ts";
 import { SCENARIOS } from "./scenarios.ts";
+import { measurePluginCost } from "./plugin_cost.ts";
 import { benchEnv, checkoutTarget, compareTarget, runCommand, shownPrefix } from "./target.ts";
 
 const USAGE = `usage: deno task bench [flags]
@@ -28,13 +29,14 @@ const USAGE = `usage: deno task bench [flags]
   --no-concurrency        skip the concurrency storms
   --no-envelopes          skip the envelope sizes
   --no-demo               skip the demo's wall time
+  --no-plugin             skip the skills' token cost as Claude Code's plugin details projects it
   --quick                 few runs, for a smoke test (the demo runs --fast only)
   --out <dir>             where to write the report (default bench/results)
 
 scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`;
 
 // The skip flags are taken out first: this parseArgs knows no negatable booleans.
-const SKIPS = ["--no-concurrency", "--no-envelopes", "--no-demo"];
+const SKIPS = ["--no-concurrency", "--no-envelopes", "--no-demo", "--no-plugin"];
 const skip = (flag: string) => Deno.args.includes(flag);
 const args = parseArgs(Deno.args.filter((arg) => !SKIPS.includes(arg)), {
   string: ["runs", "warmup", "only", "compare", "compare-label", "out", "n"],
@@ -174,6 +176,10 @@ try {
   if (!skip("--no-demo")) {
     const variants: Array<"fast" | "default"> = quick ? ["fast"] : ["fast", "default"];
     report.demo = await timeDemo(targets, variants, log);
+  }
+  if (!skip("--no-plugin")) {
+    log("bench: skill tokens (claude plugin details)");
+    report.plugin = await measurePluginCost(REPO);
   }
 } finally {
   await Deno.remove(home, { recursive: true }).catch(() => {});
