@@ -67,6 +67,40 @@ function statCells(stats: Stats): string[] {
   ];
 }
 
+/** A median as a multiple of a reference's, `1.35×`; "-" when either is missing. */
+function ratio(ms: number | null, reference: number | null | undefined): string {
+  return ms === null || !reference ? "-" : `${(ms / reference).toFixed(2)}×`;
+}
+
+/**
+ * Each hot command's median over `node -e 0` and over an empty `deno run` (the
+ * runtime's floor), both measured in the same run, and which calls are over 1.0× node.
+ */
+function ratioLines(report: Report): string[] {
+  const node = report.references.find((r) => r.shown === "node -e 0")?.medianMs;
+  const floor = report.references.find((r) => r.shown.startsWith("deno run"))?.medianMs;
+  if (!node && !floor) return [];
+  const own = report.targets[0].label;
+  const rows = report.scenarios.map((row) => {
+    const stats = row.results.find((r) => r.target === own);
+    return { name: row.shown, ms: stats?.medianMs ?? null };
+  });
+  const over = rows.filter((r) => r.ms !== null && node && r.ms / node > 1);
+  return [
+    "",
+    `Medians of ${own} as multiples of \`node -e 0\` and of an empty \`deno run\` (the floor):`,
+    "",
+    ...table(
+      ["command", "/ node -e 0", "/ empty deno run"],
+      rows.map((r) => [`\`${cell(r.name)}\``, ratio(r.ms, node), ratio(r.ms, floor)]),
+    ),
+    "",
+    over.length
+      ? `Over 1.0× \`node -e 0\`: ${over.map((r) => `\`${cell(r.name)}\``).join(", ")}.`
+      : "Every hot command is at or under 1.0× `node -e 0`.",
+  ];
+}
+
 function hotSection(report: Report): string[] {
   const labels = report.targets.map((t) => t.label);
   const header = [
@@ -90,6 +124,7 @@ function hotSection(report: Report): string[] {
       `Skipped: ${report.skipped.map((s) => `\`${s.name}\` (${s.reason})`).join(", ")}.`,
     );
   }
+  lines.push(...ratioLines(report));
   if (report.references.length) {
     lines.push(
       "",
