@@ -16,6 +16,7 @@ import { inTable, runReferences, runScenario, type ScenarioRow } from "./hot.ts"
 import { type Machine, renderMarkdown, type Report } from "./report.ts";
 import { SCENARIOS } from "./scenarios.ts";
 import { measurePluginCost } from "./plugin_cost.ts";
+import { profile } from "./profile.ts";
 import { benchEnv, checkoutTarget, compareTarget, runCommand, shownPrefix } from "./target.ts";
 
 const USAGE = `usage: deno task bench [flags]
@@ -32,6 +33,7 @@ const USAGE = `usage: deno task bench [flags]
   --no-plugin             skip the skills' token cost as Claude Code's plugin details projects it
   --quick                 few runs, for a smoke test (the demo runs --fast only)
   --out <dir>             where to write the report (default bench/results)
+  --profile <scenario>    only this: where one hot command's time goes (phases, files opened)
 
 scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`;
 
@@ -39,7 +41,7 @@ scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`;
 const SKIPS = ["--no-concurrency", "--no-envelopes", "--no-demo", "--no-plugin"];
 const skip = (flag: string) => Deno.args.includes(flag);
 const args = parseArgs(Deno.args.filter((arg) => !SKIPS.includes(arg)), {
-  string: ["runs", "warmup", "only", "compare", "compare-label", "out", "n"],
+  string: ["runs", "warmup", "only", "compare", "compare-label", "out", "n", "profile"],
   boolean: ["help", "quick"],
   unknown: (arg: string) => {
     console.error(`bench: unknown argument ${arg}\n\n${USAGE}`);
@@ -127,6 +129,19 @@ async function machine(): Promise<Machine> {
 
 const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "peaks-bench-home-" }));
 const env = await benchEnv(home);
+if (args.profile !== undefined) {
+  const scenario = SCENARIOS.find((s) => s.name === args.profile);
+  if (!scenario) {
+    console.error(`bench: no scenario named ${args.profile}\n\n${USAGE}`);
+    Deno.exit(2);
+  }
+  try {
+    console.log(await profile(scenario, targets[0], env, quick ? 3 : 10));
+  } finally {
+    await Deno.remove(home, { recursive: true }).catch(() => {});
+  }
+  Deno.exit(0);
+}
 const plan = { runs, warmup, rssRuns, env, log };
 const report: Report = {
   measuredAt: new Date().toISOString(),
