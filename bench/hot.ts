@@ -43,7 +43,7 @@ export function inTable(scenario: Scenario): boolean {
   return scenario.command === "" || COMMANDS.some((c) => c.name === scenario.command);
 }
 
-interface Lane {
+export interface Lane {
   target: Target;
   project?: string;
   vars: Vars;
@@ -53,7 +53,12 @@ interface Lane {
   setupFailure?: string;
 }
 
-async function prepare(scenario: Scenario, target: Target, env: Record<string, string>) {
+/** A scenario's project, made and set up once for one target. */
+export async function prepare(
+  scenario: Scenario,
+  target: Target,
+  env: Record<string, string>,
+): Promise<Lane> {
   const lane: Lane = { target, vars: {}, calls: 0, samples: [], rssKb: null };
   try {
     lane.project = await makeProject(scenario.project);
@@ -69,7 +74,12 @@ async function prepare(scenario: Scenario, target: Target, env: Record<string, s
   return lane;
 }
 
-function invocation(scenario: Scenario, lane: Lane, env: Record<string, string>): Invocation {
+/** The next call of a scenario in its prepared project. */
+export function invocation(
+  scenario: Scenario,
+  lane: Lane,
+  env: Record<string, string>,
+): Invocation {
   const args = argsFor(scenario, lane.vars, lane.calls++);
   return {
     command: [...lane.target.prefix, ...args],

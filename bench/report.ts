@@ -4,6 +4,7 @@ import type { DemoRun } from "./demo_time.ts";
 import type { EnvelopeSize } from "./envelopes.ts";
 import type { ReferenceRow, ScenarioRow, Skipped } from "./hot.ts";
 import type { Stats } from "./measure.ts";
+import type { PluginCost } from "./plugin_cost.ts";
 
 export interface Machine {
   os: string;
@@ -39,6 +40,7 @@ export interface Report {
     | Array<{ target: string; result: ConcurrencyReport | null; failure?: string }>;
   envelopes: EnvelopeSize[] | null;
   demo: DemoRun[] | null;
+  plugin?: PluginCost | null;
 }
 
 const mib = (kb: number | null) => (kb === null ? "-" : (kb / 1024).toFixed(1));
@@ -65,6 +67,40 @@ function statCells(stats: Stats): string[] {
   ];
 }
 
+/** A median as a multiple of a reference's, `1.35×`; "-" when either is missing. */
+function ratio(ms: number | null, reference: number | null | undefined): string {
+  return ms === null || !reference ? "-" : `${(ms / reference).toFixed(2)}×`;
+}
+
+/**
+ * Each hot command's median over `node -e 0` and over an empty `deno run` (the
+ * runtime's floor), both measured in the same run, and which calls are over 1.0× node.
+ */
+function ratioLines(report: Report): string[] {
+  const node = report.references.find((r) => r.shown === "node -e 0")?.medianMs;
+  const floor = report.references.find((r) => r.shown.startsWith("deno run"))?.medianMs;
+  if (!node && !floor) return [];
+  const own = report.targets[0].label;
+  const rows = report.scenarios.map((row) => {
+    const stats = row.results.find((r) => r.target === own);
+    return { name: row.shown, ms: stats?.medianMs ?? null };
+  });
+  const over = rows.filter((r) => r.ms !== null && node && r.ms / node > 1);
+  return [
+    "",
+    `Medians of ${own} as multiples of \`node -e 0\` and of an empty \`deno run\` (the floor):`,
+    "",
+    ...table(
+      ["command", "/ node -e 0", "/ empty deno run"],
+      rows.map((r) => [`\`${cell(r.name)}\``, ratio(r.ms, node), ratio(r.ms, floor)]),
+    ),
+    "",
+    over.length
+      ? `Over 1.0× \`node -e 0\`: ${over.map((r) => `\`${cell(r.name)}\``).join(", ")}.`
+      : "Every hot command is at or under 1.0× `node -e 0`.",
+  ];
+}
+
 function hotSection(report: Report): string[] {
   const labels = report.targets.map((t) => t.label);
   const header = [
@@ -88,6 +124,7 @@ function hotSection(report: Report): string[] {
       `Skipped: ${report.skipped.map((s) => `\`${s.name}\` (${s.reason})`).join(", ")}.`,
     );
   }
+  lines.push(...ratioLines(report));
   if (report.references.length) {
     lines.push(
       "",
@@ -201,6 +238,18 @@ function demoSection(report: Report): string[] {
   ];
 }
 
+function pluginSection(cost: PluginCost): string[] {
+  if (cost.skipped) return [`Not measured: ${cost.skipped}.`];
+  return [
+    `\`claude plugin details peaks\` (Claude Code ${cost.claude}): ${cost.alwaysOn} always-on, added to every session.`,
+    "",
+    ...table(
+      ["skill", "always-on", "on invoke"],
+      cost.skills.map((s) => [`\`${s.skill}\``, s.alwaysOn, s.onInvoke]),
+    ),
+  ];
+}
+
 export function renderMarkdown(report: Report): string {
   const m = report.machine;
   const load = (v: number | null) => (v === null ? "?" : v.toFixed(2));
@@ -228,5 +277,8 @@ export function renderMarkdown(report: Report): string {
     lines.push("", "## Envelope sizes (bytes on stdout)", "", ...envelopeSection(report));
   }
   if (report.demo) lines.push("", "## Demo wall time", "", ...demoSection(report));
+  if (report.plugin) {
+    lines.push("", "## Skill tokens in Claude Code (plugin)", "", ...pluginSection(report.plugin));
+  }
   return `${lines.join("\n")}\n`;
 }

@@ -15,6 +15,8 @@ import { measureEnvelopes } from "./envelopes.ts";
 import { inTable, runReferences, runScenario, type ScenarioRow } from "./hot.ts";
 import { type Machine, renderMarkdown, type Report } from "./report.ts";
 import { SCENARIOS } from "./scenarios.ts";
+import { measurePluginCost } from "./plugin_cost.ts";
+import { profile } from "./profile.ts";
 import { benchEnv, checkoutTarget, compareTarget, runCommand, shownPrefix } from "./target.ts";
 
 const USAGE = `usage: deno task bench [flags]
@@ -28,16 +30,18 @@ const USAGE = `usage: deno task bench [flags]
   --no-concurrency        skip the concurrency storms
   --no-envelopes          skip the envelope sizes
   --no-demo               skip the demo's wall time
+  --no-plugin             skip the skills' token cost as Claude Code's plugin details projects it
   --quick                 few runs, for a smoke test (the demo runs --fast only)
   --out <dir>             where to write the report (default bench/results)
+  --profile <scenario>    only this: where one hot command's time goes (phases, files opened)
 
 scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`;
 
 // The skip flags are taken out first: this parseArgs knows no negatable booleans.
-const SKIPS = ["--no-concurrency", "--no-envelopes", "--no-demo"];
+const SKIPS = ["--no-concurrency", "--no-envelopes", "--no-demo", "--no-plugin"];
 const skip = (flag: string) => Deno.args.includes(flag);
 const args = parseArgs(Deno.args.filter((arg) => !SKIPS.includes(arg)), {
-  string: ["runs", "warmup", "only", "compare", "compare-label", "out", "n"],
+  string: ["runs", "warmup", "only", "compare", "compare-label", "out", "n", "profile"],
   boolean: ["help", "quick"],
   unknown: (arg: string) => {
     console.error(`bench: unknown argument ${arg}\n\n${USAGE}`);
@@ -125,6 +129,19 @@ async function machine(): Promise<Machine> {
 
 const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "peaks-bench-home-" }));
 const env = await benchEnv(home);
+if (args.profile !== undefined) {
+  const scenario = SCENARIOS.find((s) => s.name === args.profile);
+  if (!scenario) {
+    console.error(`bench: no scenario named ${args.profile}\n\n${USAGE}`);
+    Deno.exit(2);
+  }
+  try {
+    console.log(await profile(scenario, targets[0], env, quick ? 3 : 10));
+  } finally {
+    await Deno.remove(home, { recursive: true }).catch(() => {});
+  }
+  Deno.exit(0);
+}
 const plan = { runs, warmup, rssRuns, env, log };
 const report: Report = {
   measuredAt: new Date().toISOString(),
@@ -174,6 +191,10 @@ try {
   if (!skip("--no-demo")) {
     const variants: Array<"fast" | "default"> = quick ? ["fast"] : ["fast", "default"];
     report.demo = await timeDemo(targets, variants, log);
+  }
+  if (!skip("--no-plugin")) {
+    log("bench: skill tokens (claude plugin details)");
+    report.plugin = await measurePluginCost(REPO);
   }
 } finally {
   await Deno.remove(home, { recursive: true }).catch(() => {});

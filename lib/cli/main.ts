@@ -158,8 +158,11 @@ async function runCommand(
 ): Promise<number> {
   const { entry, used } = found;
   const command = dottedName(entry.name);
+  const started = performance.now();
+  let loaded = started;
   try {
     const [module, { parseCommandArgs }] = await Promise.all([entry.load(), import("./parse.ts")]);
+    loaded = performance.now();
     const spec = module.default;
     if (split.help) {
       const { commandHelp, commandHelpData } = await import("./help.ts");
@@ -190,7 +193,24 @@ async function runCommand(
     return result.exitCode ?? 0;
   } catch (error) {
     return await fail(ctx, command, withHelpNext(error, entry));
+  } finally {
+    if (ctx.env.get("PEAKS_PROFILE")) await profileLine(ctx, started, loaded);
   }
+}
+
+/**
+ * `PEAKS_PROFILE=1`: one line on stderr splitting the call into the time
+ * before the command (runtime start and the kernel's modules), loading the
+ * command's modules, and its own work with its output (`deno task bench --profile`).
+ */
+async function profileLine(ctx: Ctx, started: number, loaded: number): Promise<void> {
+  const ms = (n: number) => Math.round(n * 10) / 10;
+  const line = {
+    toCommandMs: ms(started),
+    loadMs: ms(loaded - started),
+    workMs: ms(performance.now() - loaded),
+  };
+  await ctx.stderr.write(`peaks-profile ${JSON.stringify(line)}\n`);
 }
 
 /**

@@ -11,11 +11,24 @@ import {
   writeFlags,
 } from "../core/skills/targets.ts";
 
+/** How each file action reads in a sentence: `14 files created, 2 kept (edited by you)`. */
+const ACTION_WORDS: Record<string, string> = {
+  create: "created",
+  restore: "restored",
+  update: "updated",
+  adopt: "recorded as already there",
+  "user-modified": "kept (edited by you)",
+  overwrite: "overwritten (--force)",
+  remove: "removed",
+};
+
 function countText(report: RootInstallReport): string {
   const parts = Object.entries(report.counts)
-    .filter(([action]) => action !== "unchanged")
-    .map(([action, n]) => `${n} ${action}`);
-  return parts.length ? `${report.status} (${parts.join(", ")})` : report.status;
+    .filter(([action, n]) => action !== "unchanged" && n)
+    .map(([action, n], i) =>
+      `${n}${i === 0 ? ` file${n === 1 ? "" : "s"}` : ""} ${ACTION_WORDS[action] ?? action}`
+    );
+  return parts.length ? `${report.status}: ${parts.join(", ")}` : report.status;
 }
 
 export default defineCommand({

@@ -30,8 +30,18 @@ export async function chooseBatch(
   sid: string,
   explicit: string | undefined,
 ): Promise<string | undefined> {
-  if (explicit !== undefined) return assertId(explicit, "--batch");
-  return (await listBatchFiles(project, sid))[0]?.batchId;
+  return (await chooseBatchOf(project, sid, explicit)).batchId;
+}
+
+/** chooseBatch, also saying how many batches the session has (0 when --batch named one). */
+export async function chooseBatchOf(
+  project: Project,
+  sid: string,
+  explicit: string | undefined,
+): Promise<{ batchId: string | undefined; batches: number }> {
+  if (explicit !== undefined) return { batchId: assertId(explicit, "--batch"), batches: 0 };
+  const files = await listBatchFiles(project, sid);
+  return { batchId: files[0]?.batchId, batches: files.length };
 }
 
 /** --label, else the active skill from presence, else "peaks". */

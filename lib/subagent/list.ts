@@ -110,17 +110,36 @@ export default defineCommand({
         ...unreadable.map((u) => u.repair).filter((a): a is string => a !== null),
         ...nextPage,
       ],
-      human: shown.length
-        ? shown.map((r) =>
-          `${r.status.padEnd(13)} ${String(r.progress).padStart(3)}%  ${safeField(r.role)}  ${
-            safeField(r.requestId)
-          }  ${r.recordPath}${
-            r.worktree
-              ? `  [worktree ${r.worktree.state}${r.worktree.path ? ` ${r.worktree.path}` : ""}]`
-              : ""
-          }`
-        ).join("\n")
-        : "no dispatch records",
+      human: shown.length ? listTable(shown) : "no dispatch records",
     };
   },
 });
+
+interface ListRow {
+  status: string;
+  progress: number;
+  role: string;
+  requestId: string;
+  recordPath: string;
+  worktree?: { state: string; path: string | null };
+}
+
+/** The human listing: a header row, then one row per record, columns padded to their widest cell. */
+function listTable(rows: ListRow[]): string {
+  const cells = rows.map((r) => [
+    r.status,
+    `${r.progress}%`,
+    safeField(r.role),
+    safeField(r.requestId),
+    `${r.recordPath}${
+      r.worktree
+        ? `  [worktree ${r.worktree.state}${r.worktree.path ? ` ${r.worktree.path}` : ""}]`
+        : ""
+    }`,
+  ]);
+  const table = [["STATUS", "PROGRESS", "ROLE", "REQUEST", "RECORD"], ...cells];
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  return table.map((row) =>
+    row.map((cell, i) => i === row.length - 1 ? cell : cell.padEnd(widths[i])).join("  ")
+  ).join("\n");
+}

@@ -68,7 +68,7 @@ Deno.test({
       const statuses = block.filter((l) => l.trimStart().startsWith("[peaks-code]"));
       assertMatch(
         statuses.at(-1) ?? "",
-        /^ {2}\[peaks-code\] swarm (\d+)\/\1 done$/,
+        /^ {2}\[peaks-code\] (swarm (\d+)\/\2|sub-agent) done$/,
         block.join("\n"),
       );
       assertEquals(block.indexOf(statuses.at(-1)!) < block.indexOf(members[0]), true);

@@ -61,9 +61,9 @@ Deno.test("dispatch answers while the sub-agent runs on, and watch shows it live
   assertEquals(watched.code, 0, watched.stderr);
   const lines = watched.stdout.trim().split("\n");
   assert(lines.length >= 2, watched.stdout);
-  assertMatch(lines[0], /swarm 1\/1 running \| live /);
+  assertMatch(lines[0], /sub-agent running \| live /);
   assert(lines.some((line) => /\| live \d+% \(/.test(line)), watched.stdout);
-  assertStringIncludes(lines.at(-1)!, "swarm 1/1 done");
+  assertStringIncludes(lines.at(-1)!, "sub-agent done");
   assertEquals((await waitForExit(run.runDir)).outcome, "done");
 });
 

@@ -85,3 +85,19 @@ Deno.test("a usage error with no way forward of its own points at the command's 
   const extra = await runPeaks(["session", "list", "extra", "--json"], { cwd: dir.path });
   assertEquals(extra.json.nextActions, ["peaks session list --help --json"]);
 });
+
+Deno.test("PEAKS_PROFILE=1 adds one line of phases on stderr and leaves the envelope alone", async () => {
+  await using dir = await tempDir();
+  const plain = await runPeaks(["session", "list", "--json"], { cwd: dir.path });
+  const profiled = await runPeaks(["session", "list", "--json"], {
+    cwd: dir.path,
+    env: { PEAKS_PROFILE: "1" },
+  });
+  assertEquals(profiled.code, plain.code);
+  assertEquals(profiled.json.ok, plain.json.ok);
+  assertMatch(
+    profiled.stderr,
+    /^peaks-profile \{"toCommandMs":[\d.]+,"loadMs":[\d.]+,"workMs":[\d.]+\}\n$/,
+  );
+  assert(!plain.stderr.includes("peaks-profile"));
+});

@@ -138,7 +138,7 @@ Deno.test("status: all done reads N/N done; the newest batch is the default", as
   assertEquals(result.json.data.batchId, "new");
   assertEquals(result.json.data.line, "[peaks-code] swarm 3/3 done");
   const old = await status(dir.path, "--batch", "old");
-  assertMatch(old.json.data.line, /^\[peaks-code\] swarm 1\/1 running \| rd 5%/);
+  assertMatch(old.json.data.line, /^\[peaks-code\] sub-agent running \| rd 5%/);
   const missing = await status(dir.path, "--batch", "nope");
   assertEquals([missing.code, missing.json.code], [1, "BATCH_NOT_FOUND"]);
 });

@@ -124,7 +124,7 @@ Deno.test("watch prints a line per change and ends when the last member finishes
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   while (!seen.includes("\n")) seen += (await reader.read()).value ?? "";
-  assertMatch(seen, /^\[w\] swarm 1\/1 running \| rd 30%/);
+  assertMatch(seen, /^\[w\] sub-agent running \| rd 30%/);
   const done = await runPeaks(
     [
       "sub-agent",
@@ -148,7 +148,7 @@ Deno.test("watch prints a line per change and ends when the last member finishes
   await child.stderr.cancel();
   assertEquals(status.code, 0);
   const lines = seen.trimEnd().split("\n");
-  assertEquals(lines.at(-1), "[w] swarm 1/1 done");
+  assertEquals(lines.at(-1), "[w] sub-agent done");
   assertEquals(new Set(lines).size, lines.length, "a line is printed only when it changes");
 });
 

@@ -56,7 +56,7 @@ Deno.test("a member without a beat after 60 s is never-started", () => {
   const line = batchStatusLine("peaks-code", [member("qa-test-cases", 1, 0, null, undefined, 75)]);
   assertEquals(
     line,
-    "[peaks-code] swarm 1/1 running | qa-test-cases 0% (no beat, 1m) ⚠ never-started",
+    "[peaks-code] sub-agent not started | qa-test-cases 0% (no beat, 1m) ⚠ never-started",
   );
 });
 

@@ -89,10 +89,19 @@ export function batchCounts(members: MemberView[]): BatchCounts {
   };
 }
 
-/** `swarm 2/3 running`, `swarm 3/3 done`, `swarm 2/3 done, 1 failed`. */
+/**
+ * `swarm 2/3 running`, `swarm 3/3 done`, `swarm 2/3 done, 1 failed`; a batch
+ * none of whose open members has sent a beat yet is `not started`, and a
+ * single dispatch is `sub-agent running`, `sub-agent done`, `sub-agent failed`.
+ */
 export function batchHeader(members: MemberView[]): string {
   const counts = batchCounts(members);
-  if (counts.open > 0) return `swarm ${counts.open}/${counts.total} running`;
+  const started = members.some((m) => m.status === "running" || m.status === "finalizing");
+  const state = counts.open > 0 ? (started ? "running" : "not started") : "";
+  if (counts.total === 1) {
+    return `sub-agent ${state || (counts.done ? "done" : members[0].status)}`;
+  }
+  if (counts.open > 0) return `swarm ${counts.open}/${counts.total} ${state}`;
   const bad = counts.total - counts.done;
   return bad === 0
     ? `swarm ${counts.total}/${counts.total} done`
