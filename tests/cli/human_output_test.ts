@@ -5,7 +5,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
-import { initWorkspace } from "../support/subagent.ts";
+import { initWorkspace, recordPathOf } from "../support/subagent.ts";
 
 const CLAUDE = { CLAUDECODE: "1" };
 const RID = "feature-login-page-with-a-long-request-id";
@@ -42,7 +42,10 @@ Deno.test("sub-agent status: one dispatch is a sub-agent, not a swarm; never sta
   const second = await dispatch();
   const status = await runPeaks(["sub-agent", "status"], { cwd: dir.path });
   const which = status.stdout.trimEnd().split("\n")[1];
-  assert(which.includes(`batch ${second.json.data.batchId}, the most recent of 2`), status.stdout);
+  // The lean envelope names the record; the batch peaks chose is in it.
+  const record = recordPathOf(dir.path, second.json.data.record);
+  const { batchId } = JSON.parse(await Deno.readTextFile(`${dir.path}/${record}`));
+  assert(which.includes(`batch ${batchId}, the most recent of 2`), status.stdout);
 });
 
 Deno.test("skills install says what it did to the files in words", async () => {
