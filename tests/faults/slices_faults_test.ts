@@ -56,11 +56,18 @@ Deno.test("the slice check sees what a creation killed inside git leaves (a lock
   assertEquals(await world.check(), []);
   // A second round whose creation "died" inside `git worktree add`: record still creating,
   // git's entry locked ("initializing"), the checkout folder half there.
+  // Another graph (one DAG goes out in one batch): round 1's slices with other prompts.
+  const again = `.peaks/_runtime/${world.sid}/rd/slices-round1-again.json`;
+  const dag = JSON.parse(
+    await Deno.readTextFile(`${dir.path}/.peaks/_runtime/${world.sid}/rd/slices-round1.json`),
+  );
+  for (const node of dag.nodes) node.prompt = `${node.prompt} Again.`;
+  await Deno.writeTextFile(`${dir.path}/${again}`, JSON.stringify(dag));
   const sent = await world.run("create", [
     "sub-agent",
     "dispatch",
     "--from-dag",
-    `.peaks/_runtime/${world.sid}/rd/slices-round1.json`,
+    again,
     "--batch-id",
     `${batch}-again`,
     "--request-id",
