@@ -41,6 +41,16 @@ export interface Report {
   envelopes: EnvelopeSize[] | null;
   demo: DemoRun[] | null;
   plugin?: PluginCost | null;
+  walk?: WalkCost | null;
+}
+
+/** The literal-agent walk of a feature request (tests/agent): what the orchestrator read. */
+export interface WalkCost {
+  orchestratorCalls: number;
+  orchestratorBytes: number;
+  subAgentCalls: number;
+  subAgentBytes: number;
+  failure?: string;
 }
 
 const mib = (kb: number | null) => (kb === null ? "-" : (kb / 1024).toFixed(1));
@@ -277,6 +287,18 @@ export function renderMarkdown(report: Report): string {
     lines.push("", "## Envelope sizes (bytes on stdout)", "", ...envelopeSection(report));
   }
   if (report.demo) lines.push("", "## Demo wall time", "", ...demoSection(report));
+  if (report.walk) {
+    const w = report.walk;
+    lines.push(
+      "",
+      "## Literal-agent walk (feature request)",
+      "",
+      w.failure
+        ? `Failed: ${cell(w.failure)}`
+        : `\`deno task walk feature\`: the orchestrator made ${w.orchestratorCalls} peaks calls and read ` +
+          `${w.orchestratorBytes} bytes; its sub-agents made ${w.subAgentCalls} calls and read ${w.subAgentBytes} bytes.`,
+    );
+  }
   if (report.plugin) {
     lines.push("", "## Skill tokens in Claude Code (plugin)", "", ...pluginSection(report.plugin));
   }

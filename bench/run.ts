@@ -17,6 +17,7 @@ import { type Machine, renderMarkdown, type Report } from "./report.ts";
 import { SCENARIOS } from "./scenarios.ts";
 import { measurePluginCost } from "./plugin_cost.ts";
 import { profile } from "./profile.ts";
+import { walkCost } from "./walk_cost.ts";
 import { benchEnv, checkoutTarget, compareTarget, runCommand, shownPrefix } from "./target.ts";
 
 const USAGE = `usage: deno task bench [flags]
@@ -30,6 +31,7 @@ const USAGE = `usage: deno task bench [flags]
   --no-concurrency        skip the concurrency storms
   --no-envelopes          skip the envelope sizes
   --no-demo               skip the demo's wall time
+  --no-walk               skip the literal-agent walk of a feature request (orchestrator bytes)
   --no-plugin             skip the skills' token cost as Claude Code's plugin details projects it
   --quick                 few runs, for a smoke test (the demo runs --fast only)
   --out <dir>             where to write the report (default bench/results)
@@ -38,7 +40,7 @@ const USAGE = `usage: deno task bench [flags]
 scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`;
 
 // The skip flags are taken out first: this parseArgs knows no negatable booleans.
-const SKIPS = ["--no-concurrency", "--no-envelopes", "--no-demo", "--no-plugin"];
+const SKIPS = ["--no-concurrency", "--no-envelopes", "--no-demo", "--no-plugin", "--no-walk"];
 const skip = (flag: string) => Deno.args.includes(flag);
 const args = parseArgs(Deno.args.filter((arg) => !SKIPS.includes(arg)), {
   string: ["runs", "warmup", "only", "compare", "compare-label", "out", "n", "profile"],
@@ -192,6 +194,10 @@ try {
     const variants: Array<"fast" | "default"> = quick ? ["fast"] : ["fast", "default"];
     report.demo = await timeDemo(targets, variants, log);
   }
+  if (!skip("--no-walk")) {
+    log("bench: literal-agent walk (feature)");
+    report.walk = await walkCost();
+  }
   if (!skip("--no-plugin")) {
     log("bench: skill tokens (claude plugin details)");
     report.plugin = await measurePluginCost(REPO);
@@ -227,5 +233,6 @@ const ownFailed =
   (report.envelopes ?? []).some((e) =>
     e.results.some((r) => r.target === own && r.bytes === null)
   ) ||
-  (report.demo ?? []).some((d) => d.target === own && !d.ok);
+  (report.demo ?? []).some((d) => d.target === own && !d.ok) ||
+  Boolean(report.walk?.failure);
 if (ownFailed) Deno.exit(1);
