@@ -1,8 +1,10 @@
 /** The workspace skeleton: directories and the managed .peaks/.gitignore. */
 import type { Project } from "./project.ts";
 import { displayPath } from "./paths.ts";
-import { writeFileAtomic } from "../fs/files.ts";
-import { isNotFound } from "../errors.ts";
+import { FileRefused, readBoundedText, writeFileAtomic } from "../fs/files.ts";
+import { PeaksError } from "../errors.ts";
+import { commandLine } from "../shell.ts";
+import { confineState } from "../fs/confine.ts";
 
 export const GITIGNORE_BEGIN =
   "# >>> peaks managed block (peaks rewrites this block; edit outside it)";
@@ -39,9 +41,14 @@ export async function ensureGitignore(project: Project): Promise<FileOutcome> {
   const path = project.layout.gitignore;
   let current: string | undefined;
   try {
-    current = await Deno.readTextFile(path);
+    current = await readBoundedText(path);
   } catch (error) {
-    if (!isNotFound(error)) throw error;
+    if (!(error instanceof FileRefused)) throw error;
+    throw new PeaksError(
+      "NOT_A_REGULAR_FILE",
+      `Refusing to rewrite ${path}: ${error.reason}. Move it aside and run the command again.`,
+      { data: { path }, nextActions: [commandLine(["mv", path, `${path}.aside`])] },
+    );
   }
   const next = withGitignoreBlock(current);
   if (next === current) return "unchanged";
@@ -57,6 +64,7 @@ export async function ensureWorkspaceDirs(
   const existing: string[] = [];
   for (const dir of [project.layout.peaks, project.layout.runtime, project.layout.subAgents]) {
     try {
+      await confineState(dir, { self: true });
       await Deno.mkdir(dir);
       created.push(displayPath(project.root, dir));
     } catch (error) {

@@ -4,6 +4,7 @@
  * (claude's `result`, codex's agent message). The template from the prompt
  * (`"<path>"` placeholders) never counts.
  */
+import { confineState } from "../../core/fs/confine.ts";
 import { type SubAgentResult, SubAgentResultSchema } from "../../core/record/record.ts";
 
 const TAIL_BYTES = 256 * 1024;
@@ -82,6 +83,9 @@ export function findResult(text: string): SubAgentResult | null {
 /** Reads the log's tail and looks for the return JSON there. */
 export async function resultFromLog(path: string): Promise<SubAgentResult | null> {
   try {
+    // The log lives in a state folder: reached through real folders only, and opened only as a regular file.
+    await confineState(path);
+    if (!(await Deno.lstat(path)).isFile) return null;
     const file = await Deno.open(path, { read: true });
     try {
       const size = (await file.stat()).size;

@@ -20,7 +20,7 @@ import type { RunFiles } from "./_run_files.ts";
 import { invocation } from "./_vendor_cli.ts";
 import { VendorOutput } from "./_vendor_output.ts";
 import { join } from "../../core/std.ts";
-import { exists, sleep } from "../../core/fs/files.ts";
+import { exists, sleep, writeFileAtomic } from "../../core/fs/files.ts";
 import { updateRecord } from "../../core/record/record.ts";
 import { drain, feed, kill, listenForSignals, pump } from "./_process.ts";
 import { sliceWorkDir } from "../../core/record/worktree.ts";
@@ -185,7 +185,7 @@ class SupervisedRun {
       });
       try {
         for (const [name, text] of Object.entries(call.files)) {
-          await Deno.writeTextFile(join(this.files.dir, name), text);
+          await writeFileAtomic(join(this.files.dir, name), text);
         }
         this.child = new Deno.Command(command, {
           args: call.args,
