@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
+import { runNextAction } from "../support/next_actions.ts";
 import { exists, tempDir } from "../support/temp.ts";
 import { VERSION } from "../../lib/core/command/build.ts";
 
