@@ -117,7 +117,7 @@ Deno.test("the prompt body appears only in data.toolCall.args.prompt, never in e
   await Deno.writeTextFile(join(fx.root, "task.md"), body);
   const dispatch = ["sub-agent", "dispatch", "rd", "--prompt-file", "task.md"];
 
-  const inline = await real(fx, [...dispatch, "--json"]);
+  const inline = await real(fx, [...dispatch, "--brief", "inline", "--json"]);
   assertEquals(inline.code, 0, inline.stdout);
   assert(String(inline.json.data.toolCall.args.prompt).includes(MARKER));
   assert(!withoutToolPrompt(inline.json).includes(MARKER));
