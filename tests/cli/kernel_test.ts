@@ -85,6 +85,9 @@ Deno.test("a usage error with no way forward of its own points at the command's 
   assert(bad.stderr.includes("next:\n  peaks statusline install --help"), bad.stderr);
   const extra = await runPeaks(["session", "list", "extra", "--json"], { cwd: dir.path });
   assertEquals(extra.json.nextActions, ["peaks session list --help --json"]);
+  const help = await runNextAction(extra.json.nextActions[0], { cwd: dir.path });
+  assertEquals(help.code, 0, help.stderr);
+  assertEquals(help.json.ok, true);
 });
 
 Deno.test("PEAKS_PROFILE=1 adds one line of phases on stderr and leaves the envelope alone", async () => {
