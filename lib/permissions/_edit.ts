@@ -11,10 +11,9 @@ import type { CommandResult } from "../core/command/spec.ts";
 import { writeFileAtomic } from "../core/fs/files.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 import { isNotFound, PeaksError } from "../core/errors.ts";
-import { assertNotSymlink, guardPath } from "../core/project/guard.ts";
-import { resolveProject } from "../core/project/project.ts";
-import { dirname, join } from "../core/std.ts";
-import { readSettings, setAt } from "../core/claude_settings/settings.ts";
+import { assertNotSymlink } from "../core/project/guard.ts";
+import { dirname } from "../core/std.ts";
+import { readSettings, setAt, settingsPath } from "../core/claude_settings/settings.ts";
 
 /** Claude Code's rule for every command line that starts with `peaks`. */
 export const PEAKS_ALLOW_RULE = "Bash(peaks:*)";
@@ -32,28 +31,6 @@ export const permissionsFlags = {
 };
 
 type Flags = { scope: "project" | "local" | "user"; ide: "claude-code"; "dry-run": boolean };
-
-async function settingsPath(
-  ctx: Ctx,
-  scope: Flags["scope"],
-): Promise<{ path: string; root: string | null }> {
-  if (scope === "user") {
-    const home = ctx.env.get("HOME") || ctx.env.get("USERPROFILE");
-    if (!home) {
-      throw new PeaksError(
-        "HOME_NOT_SET",
-        "Neither HOME nor USERPROFILE is set; cannot find the user settings.",
-      );
-    }
-    return { path: join(home, ".claude", "settings.json"), root: null };
-  }
-  const project = await resolveProject(ctx);
-  const file = scope === "local" ? "settings.local.json" : "settings.json";
-  const path = await guardPath(project.root, project.root, join(".claude", file), {
-    flag: "project",
-  });
-  return { path, root: project.root };
-}
 
 async function fileMode(path: string): Promise<number | undefined> {
   try {

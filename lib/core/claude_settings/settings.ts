@@ -11,6 +11,10 @@ import {
 } from "jsonc-parser";
 import type { ParseError } from "jsonc-parser";
 import { isNotFound, PeaksError } from "../errors.ts";
+import type { Ctx } from "../command/ctx.ts";
+import { resolveProject } from "../project/project.ts";
+import { guardPath } from "../project/guard.ts";
+import { join } from "../std.ts";
 
 export interface SettingsDocument {
   path: string;
@@ -109,4 +113,31 @@ export function setAt(
     isArrayInsertion: insert,
   });
   return applyEdits(text, edits);
+}
+
+/**
+ * Where Claude Code keeps the settings of a scope: `~/.claude/settings.json`
+ * for the user, `.claude/settings.json` (shared) or `.claude/settings.local.json`
+ * (this machine only) in the project, reached without leaving it.
+ */
+export async function settingsPath(
+  ctx: Ctx,
+  scope: "project" | "local" | "user",
+): Promise<{ path: string; root: string | null }> {
+  if (scope === "user") {
+    const home = ctx.env.get("HOME") || ctx.env.get("USERPROFILE");
+    if (!home) {
+      throw new PeaksError(
+        "HOME_NOT_SET",
+        "Neither HOME nor USERPROFILE is set; cannot find the user settings.",
+      );
+    }
+    return { path: join(home, ".claude", "settings.json"), root: null };
+  }
+  const project = await resolveProject(ctx);
+  const file = scope === "local" ? "settings.local.json" : "settings.json";
+  const path = await guardPath(project.root, project.root, join(".claude", file), {
+    flag: "project",
+  });
+  return { path, root: project.root };
 }

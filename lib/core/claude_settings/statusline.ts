@@ -2,13 +2,11 @@
 import { flag } from "../command/flag.ts";
 import type { CommandResult } from "../command/spec.ts";
 import type { Ctx } from "../command/ctx.ts";
-import { resolveProject } from "../project/project.ts";
-import { assertNotSymlink, guardPath } from "../project/guard.ts";
-import { gateError, isNotFound, PeaksError } from "../errors.ts";
-import { join } from "../std.ts";
+import { assertNotSymlink } from "../project/guard.ts";
+import { gateError, isNotFound } from "../errors.ts";
 import { writeFileAtomic } from "../fs/files.ts";
 import { commandLine, projectArgs } from "../shell.ts";
-import { readSettings, setTopLevel } from "./settings.ts";
+import { readSettings, settingsPath, setTopLevel } from "./settings.ts";
 
 export const STATUSLINE_COMMAND = "peaks statusline render";
 
@@ -32,27 +30,6 @@ export const statuslineFlags = {
 };
 
 type Flags = { scope: "project" | "user"; ide: "claude-code"; force: boolean; "dry-run": boolean };
-
-async function settingsPath(
-  ctx: Ctx,
-  scope: Flags["scope"],
-): Promise<{ path: string; root: string | null }> {
-  if (scope === "user") {
-    const home = ctx.env.get("HOME") || ctx.env.get("USERPROFILE");
-    if (!home) {
-      throw new PeaksError(
-        "HOME_NOT_SET",
-        "Neither HOME nor USERPROFILE is set; cannot find the user settings.",
-      );
-    }
-    return { path: join(home, ".claude", "settings.json"), root: null };
-  }
-  const project = await resolveProject(ctx);
-  const path = await guardPath(project.root, project.root, join(".claude", "settings.json"), {
-    flag: "project",
-  });
-  return { path, root: project.root };
-}
 
 async function fileMode(path: string): Promise<number | undefined> {
   try {
