@@ -14,7 +14,7 @@ function flagList(flags: FlagDefs): string {
 /**
  * Parses a command's own argv (globals already removed) into typed input.
  * Pass 1 normalises and checks shape (unknown, duplicate, missing values);
- * std's parseArgs then builds the value object; zod checks every value.
+ * std's parseArgs then builds the value object; each flag's check vets its value.
  */
 export function parseCommandArgs<F extends FlagDefs>(
   spec: CommandSpec<F>,
@@ -99,8 +99,8 @@ function normalize(
 }
 
 /**
- * Each given value goes through its flag's zod schema (list flags: every item). The
- * schemas come with the command's declaration, so a command without flags loads no zod.
+ * Each given value goes through its flag's check (list flags: every item).
+ * The checks come with the command's declaration (flag.ts).
  */
 function checkValues(
   flags: FlagDefs,

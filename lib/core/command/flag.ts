@@ -1,10 +1,17 @@
 /**
- * The flag builders: each flag carries the zod schema that checks its raw
- * value. Kept apart from spec.ts so a command without flags (the status
- * line) never loads zod.
+ * The flag builders: each flag carries the check of its raw value (text
+ * bounds, closed sets, integer and duration ranges), answering like a
+ * schema's safeParse with the message the usage error quotes. Plain
+ * functions, not zod: every command parses its flags, and loading zod would
+ * double the cost of a heartbeat.
  */
-import { z } from "../zod.ts";
-import { type FlagDef, formatDuration, parseDuration } from "./spec.ts";
+import {
+  type FlagCheck,
+  type FlagCheckResult,
+  type FlagDef,
+  formatDuration,
+  parseDuration,
+} from "./spec.ts";
 
 interface Common {
   placeholder?: string;
@@ -14,21 +21,40 @@ interface Common {
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-function text(min: number, max: number, allowControl: boolean) {
-  let schema = z.string()
-    .min(min, min <= 1 ? "needs a value" : `needs at least ${min} characters`)
-    .max(max, `is longer than ${max} characters`);
-  if (!allowControl) {
-    schema = schema.refine((v) => !CONTROL.test(v), "must not contain control characters");
-  }
-  return schema;
+const ok = <T>(data: T): FlagCheckResult<T> => ({ success: true, data });
+const no = <T>(message: string): FlagCheckResult<T> => ({
+  success: false,
+  error: { issues: [{ message }] },
+});
+
+function check<T>(test: (raw: unknown) => FlagCheckResult<T>): FlagCheck<T> {
+  return { safeParse: test };
+}
+
+function text(min: number, max: number, allowControl: boolean): FlagCheck<string> {
+  return check((raw) => {
+    if (typeof raw !== "string") return no("must be text");
+    if (raw.length < min) {
+      return no(min <= 1 ? "needs a value" : `needs at least ${min} characters`);
+    }
+    if (raw.length > max) return no(`is longer than ${max} characters`);
+    if (!allowControl && CONTROL.test(raw)) return no("must not contain control characters");
+    return ok(raw);
+  });
+}
+
+function inRange(value: number, min: number, max: number, message: string) {
+  return value >= min && value <= max ? ok(value) : no<number>(message);
 }
 
 type Built<T, O> = FlagDef<T, "string"> & Pick<O, Extract<keyof O, "default" | "required">>;
 
 export const flag = {
   boolean(description: string, options: Common = {}): FlagDef<boolean, "boolean"> {
-    return { kind: "boolean", description, default: false, ...options, schema: z.boolean() };
+    const schema = check<boolean>((raw) =>
+      typeof raw === "boolean" ? ok(raw) : no("takes no value")
+    );
+    return { kind: "boolean", description, default: false, ...options, schema };
   },
 
   string<const O extends Common & { default?: string; required?: boolean }>(
@@ -55,7 +81,11 @@ export const flag = {
       placeholder: `<${values.join("|")}>`,
       values,
       ...options,
-      schema: z.enum(values, { error: `must be one of ${values.join(", ")}` }),
+      schema: check((raw) =>
+        (values as readonly unknown[]).includes(raw)
+          ? ok(raw as V[number])
+          : no(`must be one of ${values.join(", ")}`)
+      ),
     } as unknown as Built<V[number], O>;
   },
 
@@ -70,8 +100,11 @@ export const flag = {
       description,
       placeholder: "<n>",
       ...rest,
-      schema: z.string().trim().regex(/^[-+]?\d{1,16}$/, message).transform(Number)
-        .pipe(z.number().int().min(min, message).max(max, message)),
+      schema: check((raw) => {
+        const trimmed = typeof raw === "string" ? raw.trim() : "";
+        if (!/^[-+]?\d{1,16}$/.test(trimmed)) return no(message);
+        return inRange(Number(trimmed), min, max, message);
+      }),
     } as unknown as Built<number, O>;
   },
 
@@ -87,17 +120,11 @@ export const flag = {
       description,
       placeholder: "<duration>",
       ...rest,
-      schema: z.string().transform((raw, context) => {
-        const ms = parseDuration(raw);
-        if (ms === undefined) {
-          context.addIssue({
-            code: "custom",
-            message: "must be a duration like 500ms, 30s, 10m, 2h or 7d",
-          });
-          return z.NEVER;
-        }
-        return ms;
-      }).pipe(z.number().min(min, range).max(max, range)),
+      schema: check((raw) => {
+        const ms = typeof raw === "string" ? parseDuration(raw) : undefined;
+        if (ms === undefined) return no("must be a duration like 500ms, 30s, 10m, 2h or 7d");
+        return inRange(ms, min, max, range);
+      }),
     } as unknown as Built<number, O>;
   },
 
@@ -109,7 +136,7 @@ export const flag = {
       description,
       placeholder: "<text>",
       ...rest,
-      schema: text(1, max, false) as unknown as z.ZodType<string>,
+      schema: text(1, max, false),
     };
   },
 };

@@ -2,7 +2,6 @@
  * How a command declares itself. One declaration feeds the parser, the value
  * checks, `--help`, shell completions and the skills' contract tests.
  */
-import type { z } from "zod";
 import type { Ctx } from "./ctx.ts";
 import type { Warning } from "../errors.ts";
 
@@ -21,7 +20,16 @@ export interface FlagDef<T = unknown, K extends FlagKind = FlagKind> {
   hidden?: boolean;
   required?: boolean;
   /** Checks (and converts) the raw value: a string, a boolean, or a list of strings. */
-  schema: z.ZodType<T>;
+  schema: FlagCheck<T>;
+}
+
+export type FlagCheckResult<T> =
+  | { success: true; data: T }
+  | { success: false; error: { issues: { message: string }[] } };
+
+/** A flag's value check, answering the way a schema's safeParse does. */
+export interface FlagCheck<T> {
+  safeParse(raw: unknown): FlagCheckResult<T>;
 }
 
 export interface ArgDef {
