@@ -3,7 +3,7 @@ import { flag } from "../core/command/flag.ts";
 import { resolveProject } from "../core/project/project.ts";
 import { isNotFound, type Warning } from "../core/errors.ts";
 import { isValidId } from "../core/ids.ts";
-import { readBinding, SessionMetaSchema } from "../core/session/session.ts";
+import { readBinding, SessionMetaFile } from "../core/session/session.ts";
 import { readValidated } from "../core/fs/json.ts";
 import { PeaksError } from "../core/errors.ts";
 import { safeField } from "../core/terminal_text.ts";
@@ -26,7 +26,7 @@ export default defineCommand({
         try {
           const meta = await readValidated(
             project.layout.sessionMeta(entry.name),
-            SessionMetaSchema,
+            SessionMetaFile,
             {
               what: "session metadata",
             },

@@ -2,7 +2,8 @@ import { defineCommand } from "../core/command/spec.ts";
 import { resolveProject } from "../core/project/project.ts";
 import { assertId, printable } from "../core/ids.ts";
 import { isNotFound, PeaksError, usageError } from "../core/errors.ts";
-import { SessionMetaSchema, TITLE_MAX } from "../core/session/session.ts";
+import { SessionMetaFile } from "../core/session/session.ts";
+import { TITLE_MAX } from "../core/session/session_schema.ts";
 import { updateJson } from "../core/fs/json.ts";
 import { peaksLine } from "../core/shell.ts";
 
@@ -51,7 +52,7 @@ export default defineCommand({
     const now = ctx.now().toISOString();
     const previous = await updateJson(
       project.layout.sessionMeta(sid),
-      SessionMetaSchema,
+      SessionMetaFile,
       { what: "session metadata" },
       (meta) => {
         if (!meta) throw notFound();

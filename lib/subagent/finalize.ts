@@ -3,11 +3,8 @@ import { flag } from "../core/command/flag.ts";
 import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { type Project, resolveProject } from "../core/project/project.ts";
-import {
-  type DispatchRecord,
-  type SubAgentResult,
-  SubAgentResultSchema,
-} from "../core/record/record.ts";
+import type { DispatchRecord, SubAgentResult } from "../core/record/record.ts";
+import { SubAgentResultSchema } from "../core/record/record_schema.ts";
 import { finalizeRecord } from "../core/record/terminal.ts";
 import { isTerminal, type Outcome } from "../core/record/names_light.ts";
 import { describeIssues } from "../core/fs/json.ts";

@@ -5,8 +5,8 @@ import {
   CHANNEL_CAP_BYTES,
   CHANNEL_VERSION,
   type ChannelEntry,
+  ChannelFile,
   channelReadOptions,
-  ChannelSchema,
   KEY_PATTERN,
   VALUE_MAX_BYTES,
   VALUE_WARN_BYTES,
@@ -171,7 +171,7 @@ function post(
   entry: ChannelEntry,
 ): Promise<{ previous: ChannelEntry | undefined; evicted: string[]; entries: number }> {
   const { batchId, sessionId, at } = channelOf;
-  return updateJson(path, ChannelSchema, channelReadOptions(path), (current) => {
+  return updateJson(path, ChannelFile, channelReadOptions(path), (current) => {
     const channel: Channel = current ?? {
       version: CHANNEL_VERSION,
       batchId,

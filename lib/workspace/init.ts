@@ -10,8 +10,8 @@ import { PeaksError } from "../core/errors.ts";
 import {
   bindingRepair,
   type SessionBinding,
-  SessionBindingSchema,
-  SessionMetaSchema,
+  SessionBindingFile,
+  SessionMetaFile,
 } from "../core/session/session.ts";
 import { ensureGitignore, ensureWorkspaceDirs } from "../core/project/workspace.ts";
 import { peaksLine } from "../core/shell.ts";
@@ -90,7 +90,7 @@ interface Decision {
  */
 async function readMetaOrAside(metaPath: string) {
   try {
-    return await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
+    return await readValidated(metaPath, SessionMetaFile, { what: "session metadata" });
   } catch (error) {
     if (!(error instanceof PeaksError) || error.code !== "RECORD_UNREADABLE") throw error;
     await movePath(metaPath, `${metaPath}.corrupt`);
@@ -121,7 +121,7 @@ function bindSession(
   };
   return updateJson(
     project.layout.sessionBinding,
-    SessionBindingSchema,
+    SessionBindingFile,
     { what: "session binding", repair: [bindingRepair(project)] },
     async (binding): Promise<{ value?: SessionBinding; result: Decision }> => {
       if (wanted) {
@@ -140,7 +140,7 @@ function bindSession(
       }
       if (binding) {
         const metaPath = project.layout.sessionMeta(binding.sessionId);
-        const meta = await readValidated(metaPath, SessionMetaSchema, { what: "session metadata" });
+        const meta = await readValidated(metaPath, SessionMetaFile, { what: "session metadata" });
         if (meta) {
           files.existing.push(displayPath(project.root, metaPath));
           return { result: { sessionId: binding.sessionId, how: "reused", previous: undefined } };

@@ -5,13 +5,13 @@
  * Used after fault injection, load runs and hostile-input cases.
  */
 import { join, relative } from "../../lib/core/std.ts";
-import { SessionBindingSchema, SessionMetaSchema } from "../../lib/core/session/session.ts";
-import { ContextReadingSchema, PresenceSchema } from "../../lib/core/presence/presence.ts";
+import { SessionBindingSchema, SessionMetaSchema } from "../../lib/core/session/session_schema.ts";
+import { ContextReadingSchema, PresenceSchema } from "../../lib/core/presence/presence_schema.ts";
 import { PreferencesSchema } from "../../lib/core/preferences/preferences.ts";
-import { type DispatchRecord, RecordFileSchema } from "../../lib/core/record/record.ts";
+import { type DispatchRecord, RecordFileSchema } from "../../lib/core/record/record_schema.ts";
 import { isRecordFileName, isTerminal, MAX_HEARTBEATS } from "../../lib/core/record/names_light.ts";
-import { type Batch, BatchSchema } from "../../lib/core/batch/batch.ts";
-import { ChannelSchema } from "../../lib/core/batch/channel.ts";
+import { type Batch, BatchSchema } from "../../lib/core/batch/batch_schema.ts";
+import { ChannelSchema } from "../../lib/core/batch/channel_schema.ts";
 import { parseRequest } from "../../lib/core/request/file.ts";
 import { ScanResultSchema } from "../../lib/core/scan/result.ts";
 import { OverrideLedgerSchema } from "../../lib/request/_overrides.ts";

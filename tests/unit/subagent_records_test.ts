@@ -1,5 +1,13 @@
-import { assert, assertEquals, assertMatch, assertNotEquals, assertThrows } from "@std/assert";
-import { migrateRecord, parseRecord } from "../../lib/core/record/record.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotEquals,
+  assertRejects,
+  assertThrows,
+} from "@std/assert";
+import { parseRecord } from "../../lib/core/record/record.ts";
+import { migrateRecord } from "../../lib/core/record/record_schema.ts";
 import {
   assertRole,
   isRecordFileName,
@@ -11,7 +19,7 @@ import { ID_PATTERN } from "../../lib/core/ids.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
 import { makeRecord } from "../support/subagent.ts";
 
-Deno.test("an unversioned record of the earlier format is migrated with fresh-record defaults", () => {
+Deno.test("an unversioned record of the earlier format is migrated with fresh-record defaults", async () => {
   const legacy = {
     role: "rd",
     rid: "001-login",
@@ -31,7 +39,7 @@ Deno.test("an unversioned record of the earlier format is migrated with fresh-re
     }],
     lastBeatAt: "2026-11-29T10:00:10.000Z",
   };
-  const record = parseRecord("/x/dispatch-a.json", legacy);
+  const record = await parseRecord("/x/dispatch-a.json", legacy);
   assertEquals(record.version, RECORD_VERSION);
   assertEquals(record.requestId, "001-login");
   assertEquals(record.createdAt, "2026-11-29T10:00:00.000Z");
@@ -42,9 +50,9 @@ Deno.test("an unversioned record of the earlier format is migrated with fresh-re
   assertEquals(record.disposed, false);
 });
 
-Deno.test("a record from a newer peaks is RECORD_UNREADABLE with a repair command", () => {
+Deno.test("a record from a newer peaks is RECORD_UNREADABLE with a repair command", async () => {
   const record = { ...makeRecord({ sessionId: "s", role: "rd", batchId: "b", n: 1 }), version: 7 };
-  const error = assertThrows(() => parseRecord("/p/dispatch-x.json", record), PeaksError);
+  const error = await assertRejects(() => parseRecord("/p/dispatch-x.json", record), PeaksError);
   assertEquals(error.code, "RECORD_UNREADABLE");
   assertMatch(error.message, /unsupported record version/);
   assertEquals(error.nextActions, ["mv /p/dispatch-x.json /p/dispatch-x.json.corrupt"]);
@@ -56,9 +64,12 @@ Deno.test("migration leaves current records and non-objects untouched", () => {
   assertEquals(migrateRecord("text"), "text");
 });
 
-Deno.test("unknown fields of a current record survive parsing", () => {
+Deno.test("unknown fields of a current record survive parsing", async () => {
   const record = { ...makeRecord({ sessionId: "s", role: "rd", batchId: "b", n: 1 }), pid: 42 };
-  assertEquals((parseRecord("/p/dispatch-x.json", record) as Record<string, unknown>).pid, 42);
+  assertEquals(
+    (await parseRecord("/p/dispatch-x.json", record) as Record<string, unknown>).pid,
+    42,
+  );
 });
 
 Deno.test("roles: 1-256 characters, no whitespace, no control characters", () => {

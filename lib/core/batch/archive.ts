@@ -16,7 +16,7 @@ import { lockPathFor, withLock } from "../fs/lock.ts";
 import { readValidated } from "../fs/json.ts";
 import { type DispatchRecord, readRecords, type RecordEntry } from "../record/record.ts";
 import { isTerminal, recordFileOf } from "../record/names_light.ts";
-import { archivedBatchPath, type Batch, BatchSchema, readBatch } from "./batch.ts";
+import { archivedBatchPath, type Batch, BatchFile, readBatch } from "./batch.ts";
 
 export interface ArchivedRecord {
   recordPath: string;
@@ -94,7 +94,7 @@ async function archiveRecord(path: string, target: string): Promise<boolean> {
 /** The archived batch file: this batch's members after any archived earlier under the same id. */
 async function archiveBatchFile(project: Project, sid: string, batch: Batch): Promise<string> {
   const to = archivedBatchPath(project, sid, batch.batchId);
-  const earlier = await readValidated(to, BatchSchema, { what: "archived batch file" })
+  const earlier = await readValidated(to, BatchFile, { what: "archived batch file" })
     .catch(() => undefined);
   const { archivedCount: _, ...rest } = batch;
   await writeJsonAtomic(to, {

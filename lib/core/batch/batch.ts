@@ -9,47 +9,30 @@
  * next joiner settles on disk, so a number is never handed out twice and a
  * record is never left outside its batch.
  */
-import { z } from "../zod.ts";
 import { isNotFound } from "../errors.ts";
 import type { Project } from "../project/project.ts";
 import { type ReadOptions, readValidated, updateJson } from "../fs/json.ts";
 import { join } from "../std.ts";
 import { removePath, writeJsonAtomic } from "../fs/files.ts";
 import { peaksLine } from "../shell.ts";
-import { isRecordFileName } from "../record/names_light.ts";
+import { stateSchema } from "../shape/lazy.ts";
+import { BATCH_SHAPE } from "../shape/shapes.ts";
+import type { Batch } from "./batch_schema.ts";
 
-export const BATCH_VERSION = 1;
+import { BATCH_VERSION } from "./files_light.ts";
+
+export { BATCH_VERSION };
 
 /** More members than this in one batch is worth a warning (BATCH_OVER_LIMIT), not an error. */
 export const BATCH_SOFT_LIMIT = 6;
 
-export const BatchMemberSchema = z.object({
-  n: z.number().int().min(1),
-  role: z.string(),
-  requestId: z.string(),
-  /** The record's file name in the same folder (a name, never a path). */
-  record: z.string().refine(isRecordFileName, "not a dispatch record file name"),
-  addedAt: z.string(),
-});
-export type BatchMember = z.infer<typeof BatchMemberSchema>;
+export type { Batch, BatchMember } from "./batch_schema.ts";
 
-export const BatchSchema = z.looseObject({
-  version: z.literal(BATCH_VERSION),
-  batchId: z.string(),
-  sessionId: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  count: z.number().int().min(0),
-  members: z.array(BatchMemberSchema),
-  /** Numbers handed out whose records may not exist yet (a join in progress or killed). */
-  pending: z.array(BatchMemberSchema).optional(),
-  /**
-   * Members 1..archivedCount were archived by cleanup: numbering goes on after
-   * them, and `members` starts at archivedCount + 1.
-   */
-  archivedCount: z.number().int().min(1).optional(),
-});
-export type Batch = z.infer<typeof BatchSchema>;
+/** Batch files, checked by their shape (zod only for what the shape doubts). */
+export const BatchFile = stateSchema<Batch>(
+  BATCH_SHAPE,
+  () => import("./batch_schema.ts").then((m) => m.BatchSchema),
+);
 
 /** The repair of a batch file: rebuilt from its members' records, the broken bytes kept aside. */
 export function batchRepair(project: Project, sid: string, batchId: string): string {
@@ -68,7 +51,7 @@ export function archivedBatchPath(project: Project, sid: string, batchId: string
 /** How many numbers an archived batch of this id used (0 when none was archived). */
 export async function archivedCount(project: Project, sid: string, batchId: string) {
   const path = archivedBatchPath(project, sid, batchId);
-  const archived = await readValidated(path, BatchSchema, { what: "archived batch file" })
+  const archived = await readValidated(path, BatchFile, { what: "archived batch file" })
     .catch(() => undefined);
   return archived?.count ?? 0;
 }
@@ -102,7 +85,7 @@ export async function settlePending(project: Project, sid: string, batch: Batch)
 /** The batch as readers see it: pending entries already settled (nothing is written). */
 export async function readBatch(project: Project, sid: string, batchId: string) {
   const path = project.layout.batch(sid, batchId);
-  const batch = await readValidated(path, BatchSchema, batchReadOptions(project, sid, batchId));
+  const batch = await readValidated(path, BatchFile, batchReadOptions(project, sid, batchId));
   return batch && await settlePending(project, sid, batch);
 }
 
@@ -134,7 +117,7 @@ export async function joinBatch(
   const path = project.layout.batch(sid, batchId);
   let failure: unknown;
   const options = batchReadOptions(project, sid, batchId);
-  const result = await updateJson(path, BatchSchema, options, async (current) => {
+  const result = await updateJson(path, BatchFile, options, async (current) => {
     const at = now.toISOString();
     const settled: Batch = current
       ? await settlePending(project, sid, current)

@@ -4,12 +4,14 @@
  * `<role>.completed` or `<role>.found-blocker`, and read each other's.
  * One channel per batch, so siblings with different request ids meet.
  */
-import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";
 import { readValidated } from "../fs/json.ts";
 import { commandLine } from "../shell.ts";
+import { stateSchema } from "../shape/lazy.ts";
+import { CHANNEL_SHAPE } from "../shape/shapes.ts";
+import type { Channel } from "./channel_schema.ts";
 
-export const CHANNEL_VERSION = 1;
+export { CHANNEL_VERSION } from "./files_light.ts";
 /** A value above this is posted with a warning: siblings read the whole channel. */
 export const VALUE_WARN_BYTES = 1024;
 /** A value of this size or more is refused. */
@@ -19,26 +21,13 @@ export const CHANNEL_CAP_BYTES = 1024 * 1024;
 
 export const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
-export const ChannelEntrySchema = z.object({
-  key: z.string(),
-  value: z.unknown(),
-  from: z.string().nullable(),
-  at: z.string(),
-  valueSize: z.number().int().min(0),
-});
-export type ChannelEntry = z.infer<typeof ChannelEntrySchema>;
+export type { Channel, ChannelEntry } from "./channel_schema.ts";
 
-export const ChannelSchema = z.looseObject({
-  version: z.literal(CHANNEL_VERSION),
-  batchId: z.string(),
-  sessionId: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  /** How many entries were evicted over the channel's life to respect the cap. */
-  evicted: z.number().int().min(0),
-  entries: z.array(ChannelEntrySchema),
-});
-export type Channel = z.infer<typeof ChannelSchema>;
+/** Channel files, checked by their shape (zod only for what the shape doubts). */
+export const ChannelFile = stateSchema<Channel>(
+  CHANNEL_SHAPE,
+  () => import("./channel_schema.ts").then((m) => m.ChannelSchema),
+);
 
 export function channelReadOptions(path: string) {
   return { what: "shared channel", repair: [commandLine(["mv", path, `${path}.corrupt`])] };
@@ -50,5 +39,5 @@ export function readChannel(
   batchId: string,
 ): Promise<Channel | undefined> {
   const path = project.layout.sharedChannel(sid, batchId);
-  return readValidated(path, ChannelSchema, channelReadOptions(path));
+  return readValidated(path, ChannelFile, channelReadOptions(path));
 }

@@ -3,6 +3,10 @@ import { listDir } from "../fs/files.ts";
 import { isValidId } from "../ids.ts";
 import type { Project } from "../project/project.ts";
 
+/** The versions of batch files and shared channels this peaks writes. */
+export const BATCH_VERSION = 1;
+export const CHANNEL_VERSION = 1;
+
 export interface BatchFileInfo {
   batchId: string;
   path: string;

@@ -8,6 +8,7 @@
  * numbers. The broken file's bytes are kept beside it.
  */
 import type { Project } from "../project/project.ts";
+import { BatchSchema } from "./batch_schema.ts";
 import { PeaksError } from "../errors.ts";
 import { withLock } from "../fs/lock.ts";
 import { movePath, writeJsonAtomic } from "../fs/files.ts";
@@ -20,9 +21,9 @@ import {
   archivedCount,
   type Batch,
   BATCH_VERSION,
+  BatchFile,
   type BatchMember,
   batchReadOptions,
-  BatchSchema,
   settlePending,
 } from "./batch.ts";
 
@@ -44,7 +45,7 @@ async function currentOrAside(
 ): Promise<{ current: Batch | undefined; keptAside: string | null }> {
   const path = project.layout.batch(sid, batchId);
   try {
-    const current = await readValidated(path, BatchSchema, batchReadOptions(project, sid, batchId));
+    const current = await readValidated(path, BatchFile, batchReadOptions(project, sid, batchId));
     return { current: current && await settlePending(project, sid, current), keptAside: null };
   } catch (error) {
     if (!(error instanceof PeaksError) || error.code !== "RECORD_UNREADABLE") throw error;

@@ -3,6 +3,7 @@ import { isNotFound, PeaksError } from "../errors.ts";
 import { FileRefused, movePath, readBoundedText, writeJsonAtomic } from "./files.ts";
 import { commandLine } from "../shell.ts";
 import { withLock } from "./lock.ts";
+import { type AnySchema, checkState } from "../shape/lazy.ts";
 
 export interface ReadOptions {
   /** What the file is, for the error message ("dispatch record", "presence"). */
@@ -77,25 +78,25 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /** Reads a JSON file checked against `schema`; undefined when it does not exist. */
-export async function readValidated<S extends z.ZodType>(
+export async function readValidated<T>(
   path: string,
-  schema: S,
+  schema: AnySchema<T>,
   options: ReadOptions,
-): Promise<z.output<S> | undefined> {
+): Promise<T | undefined> {
   const raw = await readJsonFile(path, options);
   if (raw === undefined) return undefined;
-  const parsed = schema.safeParse(raw);
+  const parsed = await checkState(schema, raw);
   if (!parsed.success) {
     throw unreadable(path, options, `does not match its schema: ${describeIssues(parsed.error)}`);
   }
   return parsed.data;
 }
 
-async function readCurrent<S extends z.ZodType>(
+async function readCurrent<T>(
   path: string,
-  schema: S,
+  schema: AnySchema<T>,
   options: UpdateOptions,
-): Promise<z.output<S> | undefined> {
+): Promise<T | undefined> {
   try {
     return await readValidated(path, schema, options);
   } catch (error) {
@@ -113,19 +114,19 @@ async function readCurrent<S extends z.ZodType>(
  * lets `update` compute the next one, validates and writes it atomically.
  * Returning `undefined` from `update` leaves the file untouched.
  */
-export function updateJson<S extends z.ZodType, R = void>(
+export function updateJson<T, R = void>(
   path: string,
-  schema: S,
+  schema: AnySchema<T>,
   options: UpdateOptions,
   update: (
-    current: z.output<S> | undefined,
-  ) => Promise<{ value?: z.input<S>; result: R }> | { value?: z.input<S>; result: R },
+    current: T | undefined,
+  ) => Promise<{ value?: T; result: R }> | { value?: T; result: R },
 ): Promise<R> {
   return withLock(path, async () => {
     const current = await readCurrent(path, schema, options);
     const { value, result } = await update(current);
     if (value !== undefined) {
-      const checked = schema.safeParse(value);
+      const checked = await checkState(schema, value);
       if (!checked.success) {
         throw new PeaksError(
           "INTERNAL_ERROR",

@@ -1,31 +1,24 @@
-import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";
 import { readValidated, updateJson } from "../fs/json.ts";
+import { stateSchema } from "../shape/lazy.ts";
+import { CONTEXT_READING_SHAPE, PRESENCE_SHAPE } from "../shape/shapes.ts";
+import type { ContextReading, Presence } from "./presence_schema.ts";
 
-export const PRESENCE_MODES = ["full-auto", "assisted", "swarm", "strict", "24h"] as const;
-export type PresenceMode = (typeof PRESENCE_MODES)[number];
+import type { PresenceMode } from "./modes.ts";
 
-export const PresenceSchema = z.object({
-  version: z.literal(1),
-  sessionId: z.string(),
-  callerId: z.string().nullable(),
-  skill: z.string(),
-  mode: z.enum(PRESENCE_MODES).nullable(),
-  gate: z.string().nullable(),
-  role: z.string().nullable(),
-  setAt: z.string(),
-  updatedAt: z.string(),
-});
-export type Presence = z.infer<typeof PresenceSchema>;
+export { PRESENCE_MODES, type PresenceMode } from "./modes.ts";
 
-export const ContextReadingSchema = z.object({
-  ratioPct: z.number().min(0).max(1000),
-  source: z.string(),
-  at: z.string(),
-  windowTokens: z.number().nullable().optional(),
-  usedTokens: z.number().nullable().optional(),
-});
-export type ContextReading = z.infer<typeof ContextReadingSchema>;
+export type { ContextReading, Presence } from "./presence_schema.ts";
+
+/** Presence and context files, checked by their shapes (zod only for what a shape doubts). */
+export const PresenceFile = stateSchema<Presence>(
+  PRESENCE_SHAPE,
+  () => import("./presence_schema.ts").then((m) => m.PresenceSchema),
+);
+const ContextReadingFile = stateSchema<ContextReading>(
+  CONTEXT_READING_SHAPE,
+  () => import("./presence_schema.ts").then((m) => m.ContextReadingSchema),
+);
 
 /**
  * The presence a caller sees: its own window's file when it has a caller id
@@ -39,11 +32,11 @@ export async function readPresence(
   const options = { what: "presence file" };
   if (callerId) {
     const own = project.layout.presence(sid, callerId);
-    const presence = await readValidated(own, PresenceSchema, options);
+    const presence = await readValidated(own, PresenceFile, options);
     if (presence) return { presence, path: own };
   }
   const shared = project.layout.presence(sid);
-  return { presence: await readValidated(shared, PresenceSchema, options), path: shared };
+  return { presence: await readValidated(shared, PresenceFile, options), path: shared };
 }
 
 export interface PresenceChange {
@@ -70,7 +63,7 @@ export function setPresence(
   const at = now.toISOString();
   // presence:set rewrites the whole file, so a broken one is moved aside (kept) and replaced.
   const options = { what: "presence file", replaceUnreadable: true };
-  return updateJson(path, PresenceSchema, options, (current) => {
+  return updateJson(path, PresenceFile, options, (current) => {
     const sameSkill = current?.skill === change.skill;
     const keep = <K extends "gate" | "role">(key: K) =>
       change[key] !== undefined ? change[key] ?? null : sameSkill ? current?.[key] ?? null : null;
@@ -93,7 +86,7 @@ export function readContextReading(
   project: Project,
   sid: string,
 ): Promise<ContextReading | undefined> {
-  return readValidated(project.layout.context(sid), ContextReadingSchema, {
+  return readValidated(project.layout.context(sid), ContextReadingFile, {
     what: "context reading",
   });
 }

@@ -6,7 +6,8 @@
 import type { Env } from "../command/ctx.ts";
 import { isValidId } from "../ids.ts";
 import { safeField } from "../terminal_text.ts";
-import type { ContextReading, Presence, PresenceMode } from "./presence.ts";
+import type { ContextReading, Presence } from "./presence_schema.ts";
+import type { PresenceMode } from "./modes.ts";
 
 /** Environment variables that identify the caller's window, in order of preference. */
 export const CALLER_ID_VARIABLES = ["PEAKS_CALLER_ID", "CLAUDE_CODE_SESSION_ID"] as const;

@@ -41,16 +41,33 @@ export const STAGES = [
 export const ARTIFACT_STATES = ["created", "partial", "failed"] as const;
 
 /** Heartbeats kept per record; older ones are dropped and `truncated` set. */
+/** The states of an isolated slice's worktree (worktree.ts has the lifecycle). */
+export const WORKTREE_STATES = [
+  "creating",
+  "ready",
+  "captured",
+  "merging",
+  "merged",
+  "conflict",
+  "discarded",
+  "redo",
+] as const;
+export type WorktreeState = (typeof WORKTREE_STATES)[number];
+
+/** States after which the slice's worktree has no further use (it is removed). */
+export const SETTLED_STATES: readonly WorktreeState[] = ["merged", "discarded", "redo"];
+
 export const MAX_HEARTBEATS = 100;
 
 export function isTerminal(status: RecordStatus): boolean {
   return (OUTCOMES as readonly string[]).includes(status);
 }
 
-const RECORD_FILE = /^dispatch-[A-Za-z0-9][A-Za-z0-9._-]{0,240}\.json$/;
+/** A record's file name: `dispatch-<id>.json`, with no `..` anywhere. */
+export const RECORD_FILE_PATTERN = /^dispatch-(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]{0,240}\.json$/;
 
 export function isRecordFileName(name: string): boolean {
-  return RECORD_FILE.test(name) && !name.includes("..");
+  return RECORD_FILE_PATTERN.test(name);
 }
 
 /** The one command offered to get a broken record out of the way (it keeps the bytes). */

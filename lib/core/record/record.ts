@@ -7,7 +7,6 @@
  * current version by the next locked update. File names, roles, statuses and
  * stages live in names_light.ts.
  */
-import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";
 import {
   describeIssues,
@@ -18,184 +17,29 @@ import {
 } from "../fs/json.ts";
 import { PeaksError } from "../errors.ts";
 import { listDir } from "../fs/files.ts";
-import {
-  ARTIFACT_STATES,
-  isRecordFileName,
-  OUTCOMES,
-  quarantineCommand,
-  RECORD_STATUSES,
-  RECORD_VERSION,
-  STAGES,
-} from "./names_light.ts";
+import { isRecordFileName, quarantineCommand } from "./names_light.ts";
 import { peaksLine } from "../shell.ts";
 import { isValidId } from "../ids.ts";
-import { SliceWorktreeSchema } from "./worktree.ts";
+import { checkState, stateSchema } from "../shape/lazy.ts";
+import { RECORD_SHAPE } from "../shape/shapes.ts";
+import type { DispatchRecord } from "./record_schema.ts";
 
-const iso = z.string().min(1);
-
-export const HeartbeatSchema = z.object({
-  at: iso,
-  status: z.enum(RECORD_STATUSES),
-  progress: z.number().int().min(0).max(100),
-  note: z.string().nullable(),
-  stage: z.enum(STAGES).nullable(),
-});
-export type Heartbeat = z.infer<typeof HeartbeatSchema>;
-
-export const ArtifactMetaSchema = z.object({
-  /** Project-relative, forward slashes. */
-  path: z.string().min(1),
-  size: z.number().int().min(0),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  status: z.enum(ARTIFACT_STATES),
-  summary: z.string().nullable(),
-  writtenAt: iso,
-  rid: z.string(),
-  role: z.string(),
-  idx: z.number().int().min(1),
-});
-export type ArtifactMeta = z.infer<typeof ArtifactMetaSchema>;
-
-export const ToolCallSchema = z.looseObject({
-  name: z.string().min(1),
-  args: z.record(z.string(), z.unknown()),
-});
-export type ToolCall = z.infer<typeof ToolCallSchema>;
-
-/** The sub-agent's final message, as passed to `finalize --result-json`. */
-export const SubAgentResultSchema = z.looseObject({
-  role: z.string().min(1),
-  rid: z.string().min(1),
-  status: z.enum(["ok", "blocked", "skipped"]),
-  /** QA's verdict, which the verdict-issued transition takes as it is. */
-  verdict: z.enum(["pass", "return-to-rd", "blocked"]).optional(),
-  artefacts: z.array(z.string().min(1)).default([]),
-  warnings: z.array(z.unknown()).default([]),
-  blockedReason: z.string().nullable().optional(),
-  reason: z.string().nullable().optional(),
-  diffSummary: z.unknown().optional(),
-});
-export type SubAgentResult = z.infer<typeof SubAgentResultSchema>;
+export type {
+  ArtifactMeta,
+  DispatchRecord,
+  Heartbeat,
+  SubAgentResult,
+  ToolCall,
+} from "./record_schema.ts";
 
 /**
- * Loose on purpose: fields added later within the same version (detached
- * supervisor data, DAG bookkeeping) survive a read-modify-write by an older
- * command instead of being stripped.
+ * Record files are checked by their shape first; a record it doubts (an older version to migrate,
+ * a broken file) loads the zod schema, which migrates it or words the error.
  */
-export const DispatchRecordSchema = z.looseObject({
-  version: z.literal(RECORD_VERSION, {
-    error:
-      `unsupported record version (this peaks reads version ${RECORD_VERSION} and migrates older ones; upgrade peaks)`,
-  }),
-  createdAt: iso,
-  updatedAt: iso,
-  sessionId: z.string().min(1),
-  requestId: z.string().min(1),
-  /** `generated` when dispatch had no --request-id and derived one from the batch. */
-  requestIdSource: z.enum(["flag", "generated"]),
-  role: z.string().min(1),
-  batchId: z.string().min(1),
-  dispatchedInBatch: z.number().int().min(1),
-  ide: z.string(),
-  mode: z.enum(["in-process", "detached"]),
-  vendor: z.string().nullable(),
-  brief: z.enum(["inline", "pointer"]),
-  heartbeatIntervalSec: z.number().int().min(1),
-  prompt: z.string(),
-  promptSize: z.number().int().min(0),
-  originalPromptSize: z.number().int().min(0),
-  toolCall: ToolCallSchema.nullable(),
-  status: z.enum(RECORD_STATUSES),
-  outcome: z.enum(OUTCOMES).nullable(),
-  stage: z.enum(STAGES).nullable(),
-  heartbeats: z.array(HeartbeatSchema),
-  lastBeatAt: iso.nullable(),
-  truncated: z.boolean(),
-  revivedAt: iso.nullable(),
-  artifactMetas: z.array(ArtifactMetaSchema),
-  declaredArtifacts: z.array(z.string()),
-  gitHead: z.string().nullable(),
-  gitBranch: z.string().nullable(),
-  headroomResult: z.unknown().nullable(),
-  forcedAt: iso.nullable(),
-  completedAt: iso.nullable(),
-  error: z.string().nullable(),
-  result: SubAgentResultSchema.nullable(),
-  disposed: z.boolean(),
-  disposedAt: iso.nullable(),
-  graphNodeId: z.string().nullable(),
-  workflowId: z.string().nullable(),
-  /** When the sub-agent first fetched its brief (`sub-agent brief`): it started. */
-  briefedAt: iso.optional(),
-  /** An isolated slice's git worktree and merge state (lib/core/record/worktree.ts). */
-  worktree: SliceWorktreeSchema.optional(),
-});
-export type DispatchRecord = z.infer<typeof DispatchRecordSchema>;
-
-const utf8Length = (text: string) => new TextEncoder().encode(text).length;
-
-/**
- * Version 0 is the unversioned record of the earlier implementation: role,
- * request and batch ids, prompt, tool call, status, heartbeats. Everything
- * else gets the value a fresh record would have.
- */
-function fromVersion0(raw: Record<string, unknown>): Record<string, unknown> {
-  const createdAt = typeof raw.createdAt === "string"
-    ? raw.createdAt
-    : typeof raw.dispatchedAt === "string"
-    ? raw.dispatchedAt
-    : undefined;
-  const prompt = typeof raw.prompt === "string" ? raw.prompt : "";
-  const status = typeof raw.status === "string" ? raw.status : "queued";
-  const terminal = (OUTCOMES as readonly string[]).includes(status);
-  return {
-    requestIdSource: "flag",
-    mode: "in-process",
-    vendor: null,
-    brief: "inline",
-    heartbeatIntervalSec: 30,
-    promptSize: utf8Length(prompt),
-    originalPromptSize: utf8Length(prompt),
-    toolCall: null,
-    stage: null,
-    heartbeats: [],
-    lastBeatAt: null,
-    truncated: false,
-    revivedAt: null,
-    artifactMetas: [],
-    declaredArtifacts: [],
-    gitHead: null,
-    gitBranch: null,
-    headroomResult: null,
-    forcedAt: null,
-    completedAt: null,
-    error: null,
-    result: null,
-    disposed: false,
-    disposedAt: null,
-    graphNodeId: null,
-    workflowId: null,
-    ...raw,
-    requestId: raw.requestId ?? raw.rid,
-    prompt,
-    status,
-    outcome: raw.outcome ?? (terminal ? status : null),
-    createdAt,
-    updatedAt: raw.updatedAt ?? createdAt,
-    version: RECORD_VERSION,
-  };
-}
-
-/** Brings an older record up to the current version; other values pass through untouched. */
-export function migrateRecord(raw: unknown): unknown {
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return raw;
-  const object = raw as Record<string, unknown>;
-  if (object.version === undefined || object.version === 0) return fromVersion0(object);
-  return raw;
-}
-
-/** What record files are read and written through: migration, then the current schema. */
-export const RecordFileSchema = z.preprocess(migrateRecord, DispatchRecordSchema);
+export const RecordFile = stateSchema<DispatchRecord>(
+  RECORD_SHAPE,
+  () => import("./record_schema.ts").then((m) => m.RecordFileSchema),
+);
 
 /** Records hold the prompt (at most 32 MiB); past this bound a record is unreadable, not loaded. */
 export const RECORD_READ_MAX_BYTES = 64 * 1024 * 1024;
@@ -209,8 +53,8 @@ export function recordReadOptions(path: string): ReadOptions {
 }
 
 /** Parses a record's JSON (migrating older versions); broken ones are RECORD_UNREADABLE. */
-export function parseRecord(path: string, raw: unknown): DispatchRecord {
-  const parsed = RecordFileSchema.safeParse(raw);
+export async function parseRecord(path: string, raw: unknown): Promise<DispatchRecord> {
+  const parsed = await checkState(RecordFile, raw);
   if (!parsed.success) {
     throw unreadable(
       path,
@@ -224,7 +68,7 @@ export function parseRecord(path: string, raw: unknown): DispatchRecord {
 /** Reads one record; undefined when the file does not exist. */
 export async function readRecord(path: string): Promise<DispatchRecord | undefined> {
   const raw = await readJsonFile(path, recordReadOptions(path));
-  return raw === undefined ? undefined : parseRecord(path, raw);
+  return raw === undefined ? undefined : await parseRecord(path, raw);
 }
 
 export function recordNotFound(project: Project, path: string): PeaksError {
@@ -306,7 +150,7 @@ export function updateRecord<R>(
   path: string,
   change: (record: DispatchRecord | undefined) => RecordChange<R> | Promise<RecordChange<R>>,
 ): Promise<R> {
-  return updateJson(path, RecordFileSchema, recordReadOptions(path), change);
+  return updateJson(path, RecordFile, recordReadOptions(path), change);
 }
 
 /** Like updateRecord, for a record that must exist: a missing one is RECORD_NOT_FOUND. */

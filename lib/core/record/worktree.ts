@@ -8,65 +8,13 @@
  *                                 \-> conflict -> merged (--keep slice) | discarded (--keep main) | redo
  *   (a record that failed: ready -> discarded; an interrupted creation: creating -> discarded)
  */
-import { z } from "../zod.ts";
 import { displayPath } from "../project/paths.ts";
+import type { SliceWorktree } from "./worktree_schema.ts";
+import { SETTLED_STATES } from "./names_light.ts";
 
-export const WORKTREE_STATES = [
-  "creating",
-  "ready",
-  "captured",
-  "merging",
-  "merged",
-  "conflict",
-  "discarded",
-  "redo",
-] as const;
-export type WorktreeState = (typeof WORKTREE_STATES)[number];
+export type { SliceConflict, SliceWorktree } from "./worktree_schema.ts";
 
-/** States after which the slice's worktree has no further use (it is removed). */
-export const SETTLED_STATES: readonly WorktreeState[] = ["merged", "discarded", "redo"];
-
-const iso = z.string().min(1);
-
-export const SliceConflictSchema = z.looseObject({
-  /** Repository-relative files the patch could not be applied to. */
-  files: z.array(z.string()),
-  /** The slices already merged that changed those files. */
-  with: z.array(z.looseObject({ node: z.string().nullable(), recordPath: z.string() })),
-  /** Some of the files changed in the main tree itself since the slice started. */
-  main: z.boolean(),
-  message: z.string(),
-});
-export type SliceConflict = z.infer<typeof SliceConflictSchema>;
-
-export const SliceWorktreeSchema = z.looseObject({
-  /** peaks: peaks made it; host: the host's own sub-agent isolation (Claude Code) made it. */
-  kind: z.enum(["peaks", "host"]),
-  state: z.enum(WORKTREE_STATES),
-  node: z.string().nullable(),
-  /** [level, position in level]: the DAG order slices are merged in. */
-  order: z.tuple([z.number().int(), z.number().int()]).nullable(),
-  owns: z.array(z.string()),
-  /** Absolute path of the checkout (null for a host worktree until its path is known). */
-  path: z.string().nullable(),
-  /** Absolute path of the project's folder inside the checkout. */
-  projectDir: z.string().nullable(),
-  branch: z.string().nullable(),
-  /** The commit the slice started from (a snapshot of the main tree, uncommitted changes included). */
-  base: z.string().nullable(),
-  /** The checkout's HEAD and the tree of its files when the change was captured. */
-  head: z.string().nullable(),
-  tree: z.string().nullable(),
-  /** Project-relative path of the saved patch. */
-  patch: z.string().nullable(),
-  /** Repository-relative files the patch changes. */
-  files: z.array(z.string()),
-  conflict: SliceConflictSchema.nullable(),
-  note: z.string().nullable(),
-  removedAt: iso.nullable(),
-  updatedAt: iso,
-});
-export type SliceWorktree = z.infer<typeof SliceWorktreeSchema>;
+export { SETTLED_STATES, WORKTREE_STATES, type WorktreeState } from "./names_light.ts";
 
 export function isSettled(worktree: SliceWorktree): boolean {
   return SETTLED_STATES.includes(worktree.state);

@@ -1,28 +1,24 @@
-import { z } from "../zod.ts";
 import { isNotFound, PeaksError } from "../errors.ts";
 import { isValidId, printable } from "../ids.ts";
 import type { Ctx } from "../command/ctx.ts";
 import { type Project, resolveProject } from "../project/project.ts";
 import { readValidated, updateJson } from "../fs/json.ts";
 import { commandLine, peaksLine } from "../shell.ts";
+import { stateSchema } from "../shape/lazy.ts";
+import { SESSION_BINDING_SHAPE, SESSION_META_SHAPE } from "../shape/shapes.ts";
+import type { SessionBinding, SessionMeta } from "./session_schema.ts";
 
-export const SessionBindingSchema = z.object({
-  sessionId: z.string(),
-  createdAt: z.string(),
-  projectRoot: z.string(),
-});
-export type SessionBinding = z.infer<typeof SessionBindingSchema>;
+export type { SessionBinding, SessionMeta } from "./session_schema.ts";
 
-export const TITLE_MAX = 120;
-
-export const SessionMetaSchema = z.object({
-  sessionId: z.string(),
-  createdAt: z.string(),
-  lastActivity: z.string(),
-  title: z.string().refine((t) => [...t].length <= TITLE_MAX, `at most ${TITLE_MAX} characters`)
-    .optional(),
-});
-export type SessionMeta = z.infer<typeof SessionMetaSchema>;
+/** The binding and meta files, checked by their shapes (zod only for what a shape doubts). */
+export const SessionBindingFile = stateSchema<SessionBinding>(
+  SESSION_BINDING_SHAPE,
+  () => import("./session_schema.ts").then((m) => m.SessionBindingSchema),
+);
+export const SessionMetaFile = stateSchema<SessionMeta>(
+  SESSION_META_SHAPE,
+  () => import("./session_schema.ts").then((m) => m.SessionMetaSchema),
+);
 
 export interface ResolvedSession {
   sessionId: string;
@@ -40,7 +36,7 @@ export function bindingRepair(project: Project): string {
 }
 
 export function readSessionMeta(project: Project, sid: string): Promise<SessionMeta | undefined> {
-  return readValidated(project.layout.sessionMeta(sid), SessionMetaSchema, {
+  return readValidated(project.layout.sessionMeta(sid), SessionMetaFile, {
     what: "session metadata",
     // init moves a broken metadata file aside (its bytes kept) and writes a fresh one.
     repair: [peaksLine(project.root, ["workspace", "init", "--session-id", sid])],
@@ -48,7 +44,7 @@ export function readSessionMeta(project: Project, sid: string): Promise<SessionM
 }
 
 export function readBinding(project: Project): Promise<SessionBinding | undefined> {
-  return readValidated(project.layout.sessionBinding, SessionBindingSchema, {
+  return readValidated(project.layout.sessionBinding, SessionBindingFile, {
     what: "session binding",
     // Moved aside, not deleted: workspace init then binds a fresh session beside the kept bytes.
     repair: [bindingRepair(project)],
@@ -119,9 +115,9 @@ const TOUCH_EVERY_MS = 60_000;
 /** Records activity on a session, at most once a minute to keep hot paths cheap. */
 export async function touchSession(project: Project, sid: string, now: Date): Promise<void> {
   const path = project.layout.sessionMeta(sid);
-  const current = await readValidated(path, SessionMetaSchema, { what: "session metadata" });
+  const current = await readValidated(path, SessionMetaFile, { what: "session metadata" });
   if (current && now.getTime() - Date.parse(current.lastActivity) < TOUCH_EVERY_MS) return;
-  await updateJson(path, SessionMetaSchema, { what: "session metadata" }, (meta) => {
+  await updateJson(path, SessionMetaFile, { what: "session metadata" }, (meta) => {
     if (!meta) return { result: undefined };
     return { value: { ...meta, lastActivity: now.toISOString() }, result: undefined };
   });

@@ -5,7 +5,7 @@
  * (`"<path>"` placeholders) never counts.
  */
 import { confineState } from "../../core/fs/confine.ts";
-import { type SubAgentResult, SubAgentResultSchema } from "../../core/record/record.ts";
+import { type SubAgentResult, SubAgentResultSchema } from "../../core/record/record_schema.ts";
 
 const TAIL_BYTES = 256 * 1024;
 const MAX_TRIES = 64;

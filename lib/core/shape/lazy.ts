@@ -1,0 +1,32 @@
+/**
+ * A state file's schema as a hot command holds it: the shape (a fast yes
+ * without zod) and a loader for the zod schema, which decides every value
+ * the shape doubts. `checkState` is the one way such a value is checked.
+ */
+import type { z } from "zod";
+import { fits, type Shape } from "./shape.ts";
+
+export interface StateSchema<T> {
+  readonly shape: Shape;
+  load(): Promise<z.ZodType<T>>;
+}
+
+export function stateSchema<T>(shape: Shape, load: () => Promise<z.ZodType<T>>): StateSchema<T> {
+  let loaded: Promise<z.ZodType<T>> | undefined;
+  return { shape, load: () => loaded ??= load() };
+}
+
+export type AnySchema<T> = z.ZodType<T> | StateSchema<T>;
+
+export type Checked<T> = { success: true; data: T } | { success: false; error: z.ZodError };
+
+function isStateSchema<T>(schema: AnySchema<T>): schema is StateSchema<T> {
+  return "shape" in schema && "load" in schema;
+}
+
+/** `schema.safeParse(value)`, without loading zod when the shape vouches for the value. */
+export async function checkState<T>(schema: AnySchema<T>, value: unknown): Promise<Checked<T>> {
+  if (!isStateSchema(schema)) return schema.safeParse(value) as Checked<T>;
+  if (fits(schema.shape, value)) return { success: true, data: value as T };
+  return (await schema.load()).safeParse(value) as Checked<T>;
+}

@@ -1,0 +1,225 @@
+/**
+ * The shapes hot commands check state files with (lib/core/shape): they are
+ * the zod schemas written out, they only ever say yes where the schema
+ * accepts the value unchanged, and the files peaks writes pass them (so the
+ * fast path is the one taken).
+ */
+import { assert, assertEquals } from "@std/assert";
+import type { z } from "zod";
+import { join } from "../../lib/core/std.ts";
+import { fits, type Shape } from "../../lib/core/shape/shape.ts";
+import { shapeOf } from "../../lib/core/shape/from_zod.ts";
+import * as shapes from "../../lib/core/shape/shapes.ts";
+import { DispatchRecordSchema, RecordFileSchema } from "../../lib/core/record/record_schema.ts";
+import { SessionBindingSchema, SessionMetaSchema } from "../../lib/core/session/session_schema.ts";
+import { ContextReadingSchema, PresenceSchema } from "../../lib/core/presence/presence_schema.ts";
+import { BatchSchema } from "../../lib/core/batch/batch_schema.ts";
+import { ChannelSchema } from "../../lib/core/batch/channel_schema.ts";
+import { initWorkspace } from "../support/subagent.ts";
+import { runPeaks } from "../support/cli.ts";
+import { tempDir } from "../support/temp.ts";
+import { rng } from "../support/prng.ts";
+import { z as zod } from "../../lib/core/zod.ts";
+
+const PAIRS: [string, Shape, z.ZodType, z.ZodType][] = [
+  ["record", shapes.RECORD_SHAPE, DispatchRecordSchema, RecordFileSchema],
+  ["session binding", shapes.SESSION_BINDING_SHAPE, SessionBindingSchema, SessionBindingSchema],
+  ["session meta", shapes.SESSION_META_SHAPE, SessionMetaSchema, SessionMetaSchema],
+  ["presence", shapes.PRESENCE_SHAPE, PresenceSchema, PresenceSchema],
+  ["context reading", shapes.CONTEXT_READING_SHAPE, ContextReadingSchema, ContextReadingSchema],
+  ["batch", shapes.BATCH_SHAPE, BatchSchema, BatchSchema],
+  ["channel", shapes.CHANNEL_SHAPE, ChannelSchema, ChannelSchema],
+];
+
+Deno.test("shapes.ts is its schemas written out (run `deno task shapes` after changing one)", () => {
+  for (const [name, shape, schema] of PAIRS) {
+    assertEquals(shape, shapeOf(schema), `${name}: shapes.ts is stale`);
+  }
+});
+
+Deno.test("what a shape cannot judge is a doubt: refinements, transforms, a default to fill", () => {
+  assertEquals(shapeOf(zod.string().refine((s) => s !== "x")), { t: "doubt" });
+  assertEquals(shapeOf(zod.string().trim()), { t: "doubt" });
+  assertEquals(shapeOf(zod.string().transform(Number)), { t: "doubt" });
+  const defaulted = shapeOf(zod.object({ list: zod.array(zod.string()).default([]) }));
+  assert(!fits(defaulted, {}), "a missing defaulted key would be filled in by zod");
+  assert(fits(defaulted, { list: ["a"] }));
+  const stripping = shapeOf(zod.object({ a: zod.string() }));
+  assert(!fits(stripping, { a: "x", b: 1 }), "zod would strip b: not the same value");
+  assert(fits(shapeOf(zod.looseObject({ a: zod.string() })), { a: "x", b: 1 }));
+  assert(!fits(shapeOf(zod.strictObject({ a: zod.string() })), { a: "x", b: 1 }));
+});
+
+/** The state files one small workflow writes, with the schema each one is read through. */
+async function liveFiles(root: string): Promise<[string, unknown][]> {
+  const files: [string, unknown][] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) await walk(path);
+      else if (entry.name.endsWith(".json")) {
+        files.push([path.slice(root.length + 1), JSON.parse(await Deno.readTextFile(path))]);
+      }
+    }
+  };
+  await walk(join(root, ".peaks"));
+  return files;
+}
+
+function pairFor(path: string): (typeof PAIRS)[number] | undefined {
+  const name = path.split("/").at(-1)!;
+  const byName = (label: string) => PAIRS.find((p) => p[0] === label);
+  if (name.startsWith("dispatch-")) return byName("record");
+  if (name.startsWith("batch-")) return byName("batch");
+  if (path.includes("/shared/")) return byName("channel");
+  if (name === "presence.json" || path.includes("/presence/")) return byName("presence");
+  if (path === ".peaks/_runtime/session.json") return byName("session binding");
+  if (/^\.peaks\/_runtime\/[^/]+\/session\.json$/.test(path)) return byName("session meta");
+  return undefined;
+}
+
+Deno.test("the files a workflow writes pass their shapes, so hot commands never load zod for them", async () => {
+  await using dir = await tempDir();
+  const sid = await initWorkspace(dir.path);
+  const cwd = dir.path;
+  const run = async (args: string[]) => {
+    const out = await runPeaks([...args, "--json"], { cwd, env: { CLAUDECODE: "1" } });
+    assertEquals(out.code, 0, `${args.join(" ")}: ${out.stdout}${out.stderr}`);
+    return out.json;
+  };
+  await run(["session", "title", sid, "Fix the login page (ログイン)"]);
+  await run(["skill", "presence:set", "peaks-code", "--mode", "swarm", "--gate", "startup"]);
+  const sent = await run([
+    "sub-agent",
+    "dispatch",
+    "rd",
+    "--request-id",
+    "001-login",
+    "--batch-id",
+    "b1",
+    "--prompt",
+    "work",
+  ]);
+  const record = String(sent.data.record);
+  await run([
+    "sub-agent",
+    "heartbeat",
+    "--record",
+    record,
+    "--status",
+    "running",
+    "--progress",
+    "40",
+  ]);
+  await run([
+    "sub-agent",
+    "share",
+    "--batch",
+    "b1",
+    "--key",
+    "rd.note",
+    "--value",
+    '{"a":[1,null]}',
+  ]);
+  const files = await liveFiles(cwd);
+  const checked = new Set<string>();
+  for (const [path, value] of files) {
+    const pair = pairFor(path);
+    if (!pair) continue;
+    assert(fits(pair[1], value), `${path} does not pass the ${pair[0]} shape`);
+    checked.add(pair[0]);
+  }
+  assertEquals(
+    [...checked].sort(),
+    ["batch", "channel", "presence", "record", "session binding", "session meta"],
+  );
+});
+
+const ODD_VALUES: unknown[] = [
+  "",
+  "x",
+  "dispatch-a.json",
+  "2026-12-01T00:00:00.000Z",
+  -1,
+  0,
+  1,
+  1.5,
+  2 ** 60,
+  null,
+  true,
+  false,
+  [],
+  ["x"],
+  [1],
+  {},
+  { a: 1 },
+];
+
+/** A copy of `value` with one random place changed, removed or added to. */
+function mutate(value: unknown, random: ReturnType<typeof rng>): unknown {
+  const copy = structuredClone(value);
+  const places: [Record<string, unknown> | unknown[], string | number][] = [];
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach((item, i) => (places.push([node, i]), visit(item)));
+    else if (node && typeof node === "object") {
+      for (const [key, item] of Object.entries(node)) {
+        places.push([node as Record<string, unknown>, key]);
+        visit(item);
+      }
+    }
+  };
+  visit(copy);
+  if (!places.length) return random.pick(ODD_VALUES);
+  const [parent, key] = random.pick(places);
+  const action = random.int(0, 4);
+  if (action === 0 && !Array.isArray(parent)) delete parent[key as string];
+  else if (action === 1 && !Array.isArray(parent)) parent[`extra${random.int(0, 9)}`] = 1;
+  else (parent as Record<string | number, unknown>)[key] = random.pick(ODD_VALUES);
+  return copy;
+}
+
+Deno.test("a shape never says yes where its schema says no or changes the value (mutation runs)", async () => {
+  await using dir = await tempDir();
+  const sid = await initWorkspace(dir.path);
+  const env = { CLAUDECODE: "1" };
+  await runPeaks(["session", "title", sid, "A title"], { cwd: dir.path, env });
+  await runPeaks(["skill", "presence:set", "peaks-code", "--mode", "swarm"], {
+    cwd: dir.path,
+    env,
+  });
+  await runPeaks(["sub-agent", "dispatch", "ui", "--batch-id", "b2", "--prompt", "p"], {
+    cwd: dir.path,
+    env,
+  });
+  await runPeaks(["sub-agent", "share", "--batch", "b2", "--key", "k", "--value", "1"], {
+    cwd: dir.path,
+    env,
+  });
+  const bases = new Map<string, unknown[]>();
+  for (const [path, value] of await liveFiles(dir.path)) {
+    const pair = pairFor(path);
+    if (pair) bases.set(pair[0], [...(bases.get(pair[0]) ?? []), value]);
+  }
+  bases.set("context reading", [{ ratioPct: 42, source: "claude-code", at: "t", usedTokens: 9 }]);
+  const seed = Number(Deno.env.get("PEAKS_SEED") ?? Date.now() % 1_000_000);
+  const random = rng(seed);
+  let vouched = 0;
+  let doubted = 0;
+  for (const [name, shape, , fileSchema] of PAIRS) {
+    for (const base of bases.get(name) ?? []) {
+      for (let i = 0; i < 400; i++) {
+        let sample = base;
+        for (let m = random.int(1, 3); m > 0; m--) sample = mutate(sample, random);
+        if (!fits(shape, sample)) {
+          doubted++;
+          continue;
+        }
+        vouched++;
+        const parsed = fileSchema.safeParse(sample);
+        assert(parsed.success, `seed ${seed}: ${name} shape vouched for a value zod refuses`);
+        assertEquals(parsed.data, sample, `seed ${seed}: ${name}: zod changed a vouched value`);
+      }
+    }
+  }
+  assert(vouched > 100 && doubted > 100, `seed ${seed}: ${vouched} vouched, ${doubted} doubted`);
+});
