@@ -5,7 +5,7 @@
  * install` and `skills verify` refuse a tree that breaks them; the skills'
  * contract tests use the same checks.
  */
-import { parse as rawParseYaml } from "@std/yaml/parse";
+import { parse as rawParseYaml } from "../vendor/yaml.js";
 
 const parseYaml = rawParseYaml as (text: string) => unknown;
 
