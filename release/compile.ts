@@ -7,11 +7,14 @@
  *
  * Each binary is `deno compile` of peaks.ts with exactly the `peaks`
  * permission set from deno.json and the skills tree embedded, then packed by
- * package.ts into dist/ next to SHA256SUMS.
+ * package.ts into dist/ next to SHA256SUMS. Every lazily imported module is
+ * an extra root (lazy_modules.ts): with deno.json's lazy-dynamic-imports,
+ * the compile graph would otherwise leave the command modules out.
  */
 import { VERSION } from "../lib/core/command/build.ts";
 import { join, parseArgs, resolve } from "../lib/core/std.ts";
 import { explainCompileFailure, runtimeCachePath } from "./compile_failure.ts";
+import { lazyModules } from "./lazy_modules.ts";
 import { ReleaseError, runMain } from "./errors.ts";
 import {
   type PackagedArchive,
@@ -34,6 +37,7 @@ export function compileArgs(target: Target, output: string): string[] {
     "--no-prompt",
     "--include",
     "skills",
+    ...lazyModules().flatMap((module) => ["--include", module]),
     "--target",
     target,
     "--output",

@@ -1,7 +1,9 @@
-import { assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { cleanOutput, explainCompileFailure } from "../../release/compile_failure.ts";
 import { compileArgs } from "../../release/compile.ts";
 import { join } from "../../lib/core/std.ts";
+import { REPO_ROOT } from "../../release/package.ts";
+import { readImportGraph } from "../support/import_graph.ts";
 
 const DOWNLOAD_FAILURE =
   `\x1b[0m\x1b[1m\x1b[31merror\x1b[0m: Writing deno compile executable to temporary file 'peaks.tmp-1'
@@ -59,4 +61,16 @@ Deno.test("the compile command uses exactly the peaks permission set and embeds 
     "skills",
   ]);
   assertEquals(args.at(-1), "peaks.ts");
+});
+
+Deno.test("every module loaded by a lazy import is a root of the compiled binary", () => {
+  const args = compileArgs("x86_64-unknown-linux-gnu", "out/peaks");
+  const roots = new Set(args.flatMap((a, i) => args[i - 1] === "--include" ? [a] : []));
+  const graph = readImportGraph(REPO_ROOT);
+  const lazy = graph.edges.filter((e) => e.dynamic).map((e) => e.to);
+  assert(lazy.length > 60, `only ${lazy.length} lazy imports found`);
+  for (const module of lazy) assert(roots.has(module), `${module} is not embedded`);
+  for (const bare of graph.bare.filter((b) => b.dynamic && !b.specifier.startsWith("node:"))) {
+    assert([...roots].some((r) => r.startsWith(`npm:${bare.specifier}@`)), bare.specifier);
+  }
 });
