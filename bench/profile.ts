@@ -47,14 +47,37 @@ async function openedFiles(command: string[], cwd: string, env: Record<string, s
   if (out.code === 127 || out.code === -1) return null;
   const text = await Deno.readTextFile(log).catch(() => "");
   await Deno.remove(log).catch(() => {});
-  const paths = [...text.matchAll(/open(?:at)?\([^"]*"([^"]+)"/g)].map((m) => m[1]);
+  const opened = [...text.matchAll(/open(?:at)?\([^"]*"([^"]+)"[^)]*\)\s*=\s*(-?\d+)/g)];
+  const paths = opened.map((m) => m[1]);
   const count = (test: (p: string) => boolean) => paths.filter(test).length;
+  const found = opened.filter((m) => !m[2].startsWith("-")).map((m) => m[1]);
+  const isPeaks = (p: string) => /\/(lib|peaks)\b.*\.ts$/.test(p) && !isNpm(p);
+  const modules = [...new Set(found.filter(isPeaks))].map((p) =>
+    p.slice(p.lastIndexOf("/lib/") + 1)
+  );
+  const packages = new Map<string, Set<string>>();
+  for (const p of found.filter((p) => isNpm(p) && /\.(m?js|cjs)$/.test(p))) {
+    const name = npmPackage(p);
+    packages.set(name, (packages.get(name) ?? new Set()).add(p));
+  }
   return {
     total: paths.length,
-    peaksModules: count((p) => /\/(lib|peaks)\b.*\.ts$/.test(p) && !p.includes("node_modules")),
-    npmFiles: count((p) => p.includes("/npm/") || p.includes("node_modules")),
+    peaksModules: count(isPeaks),
+    npmFiles: count(isNpm),
     packageJson: count((p) => p.endsWith("package.json")),
+    modules: modules.sort(),
+    packages: [...packages].map(([name, files]) => [name, files.size] as const),
   };
+}
+
+const isNpm = (p: string) => p.includes("/npm/") || p.includes("node_modules");
+
+/** `zod@4.6.7` from a path in Deno's npm cache or a node_modules folder. */
+function npmPackage(path: string): string {
+  const cached = /\/npm\/[^/]+\/((?:@[^/]+\/)?[^/]+)\/([^/]+)\//.exec(path);
+  if (cached) return `${cached[1]}@${cached[2]}`;
+  const local = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+  return local ? local[1] : "npm";
 }
 
 export async function profile(
@@ -127,6 +150,12 @@ function report(
       `| peaks modules | ${files.peaksModules} |`,
       `| npm package files (package.json among them: ${files.packageJson}) | ${files.npmFiles} |`,
       `| all | ${files.total} |`,
+      "",
+      `npm modules loaded: ${
+        files.packages.map(([name, n]) => `${name} ${n}`).join(", ") || "none"
+      }.`,
+      "",
+      `peaks modules loaded (${files.modules.length}): ${files.modules.join(", ")}.`,
       "",
     );
   } else lines.push("strace is not installed: no file counts.", "");
