@@ -5,9 +5,9 @@ import { displayPath } from "../core/project/paths.ts";
 import {
   DEFAULT_PREFERENCES,
   type Preferences,
-  PreferencesSchema,
   readPreferences,
 } from "../core/preferences/preferences.ts";
+import { PreferencesSchema } from "../core/preferences/preferences_schema.ts";
 import type { Project } from "../core/project/project.ts";
 import { initCommand, resolveSession } from "../core/session/session.ts";
 import { updateJson } from "../core/fs/json.ts";

@@ -6,7 +6,7 @@
 import { z } from "../core/zod.ts";
 import { usageError } from "../core/errors.ts";
 import { printable } from "../core/ids.ts";
-import { type Preferences, PreferencesSchema } from "../core/preferences/preferences.ts";
+import { type Preferences, PreferencesSchema } from "../core/preferences/preferences_schema.ts";
 import { describeIssues } from "../core/fs/json.ts";
 import { nearest } from "../core/command/suggest.ts";
 

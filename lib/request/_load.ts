@@ -41,13 +41,13 @@ export function initCommandFor(session: SessionContext, role: RequestRole, rid: 
 }
 
 /** Parses a request and checks that it is what its path says and that its state exists. */
-export function checkRequest(
+export async function checkRequest(
   path: string,
   text: string,
   role: RequestRole,
   rid: string,
-): RequestDocument {
-  const doc = parseRequest(path, text);
+): Promise<RequestDocument> {
+  const doc = await parseRequest(path, text);
   const { meta } = doc;
   const broken = (reason: string) => unreadable(path, { what: "request" }, reason);
   if (meta.role !== role || meta.rid !== rid) {
@@ -84,5 +84,5 @@ export async function loadRequest(
       },
     );
   }
-  return { path, shown, text, doc: checkRequest(path, text, role, rid) };
+  return { path, shown, text, doc: await checkRequest(path, text, role, rid) };
 }

@@ -62,7 +62,7 @@ async function applied(project: Project, sid: string, entry: OverrideEntry): Pro
   const text = await readRequestText(path).catch(() => undefined);
   if (text === undefined) return false;
   try {
-    const history = readHistory(parseRequest(path, text).body);
+    const history = readHistory((await parseRequest(path, text)).body);
     return history.some((line) =>
       line.startsWith(`${entry.at} `) && line.includes("allow-incomplete (")
     );

@@ -105,7 +105,7 @@ export default defineCommand({
       };
     }
     const existing = await readRequestText(path) ?? "";
-    const doc = checkRequest(path, existing, role, rid);
+    const doc = await checkRequest(path, existing, role, rid);
     const placeholders = placeholdersOf(existing);
     return {
       data: {

@@ -56,7 +56,7 @@ export default defineCommand({
         try {
           const text = await readRequestText(path);
           if (text === undefined) continue;
-          const { meta } = checkRequest(path, text, role, rid);
+          const { meta } = await checkRequest(path, text, role, rid);
           rows.push({
             rid,
             role,

@@ -145,7 +145,7 @@ function checkFlags(flags: Flags): Asked {
 async function transition(t: Transition): Promise<CommandResult> {
   const { session, rid, role, to } = t;
   const text = await readRequestText(t.path) ?? "";
-  const { meta, body } = checkRequest(t.path, text, role, rid);
+  const { meta, body } = await checkRequest(t.path, text, role, rid);
   const move = checkMove(meta, to);
   if (!move.ok) throw invalidTransition({ meta, to, shown: t.shown }, move.allowed, t.show);
   if (move.kind === "same") return await unchanged(t, meta);

@@ -6,7 +6,8 @@
 import { isValidId } from "../core/ids.ts";
 import { fileTimestamp } from "../core/ids.ts";
 import type { Project } from "../core/project/project.ts";
-import { DEFAULT_PREFERENCES, PreferencesSchema } from "../core/preferences/preferences.ts";
+import { DEFAULT_PREFERENCES } from "../core/preferences/preferences.ts";
+import { PreferencesSchema } from "../core/preferences/preferences_schema.ts";
 import { withLock } from "../core/fs/lock.ts";
 import {
   ensureGitignore,

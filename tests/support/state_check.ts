@@ -7,13 +7,13 @@
 import { join, relative } from "../../lib/core/std.ts";
 import { SessionBindingSchema, SessionMetaSchema } from "../../lib/core/session/session_schema.ts";
 import { ContextReadingSchema, PresenceSchema } from "../../lib/core/presence/presence_schema.ts";
-import { PreferencesSchema } from "../../lib/core/preferences/preferences.ts";
+import { PreferencesSchema } from "../../lib/core/preferences/preferences_schema.ts";
 import { type DispatchRecord, RecordFileSchema } from "../../lib/core/record/record_schema.ts";
 import { isRecordFileName, isTerminal, MAX_HEARTBEATS } from "../../lib/core/record/names_light.ts";
 import { type Batch, BatchSchema } from "../../lib/core/batch/batch_schema.ts";
 import { ChannelSchema } from "../../lib/core/batch/channel_schema.ts";
 import { parseRequest } from "../../lib/core/request/file.ts";
-import { ScanResultSchema } from "../../lib/core/scan/result.ts";
+import { ScanResultSchema } from "../../lib/core/scan/result_schema.ts";
 import { OverrideLedgerSchema } from "../../lib/request/_overrides.ts";
 import { readHistory } from "../../lib/core/request/history.ts";
 import type { z } from "zod";
@@ -158,7 +158,7 @@ export async function checkState(root: string): Promise<StateReport> {
     report.checked++;
     if (schema === "request") {
       try {
-        const doc = parseRequest(path, text);
+        const doc = await parseRequest(path, text);
         const history = readHistory(doc.body);
         report.requests.set(rel, { state: doc.meta.state, history, text });
         checkRequestHistory(rel, doc.meta.state, history, v);

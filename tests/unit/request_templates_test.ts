@@ -28,7 +28,7 @@ Deno.test("the PRD template carries the headings its gate checks", () => {
   assertMatch(lines[0], /^# PRD r1: <title>$/);
 });
 
-Deno.test("request files round-trip, optional front matter keys included", () => {
+Deno.test("request files round-trip, optional front matter keys included", async () => {
   const meta: RequestMeta = {
     rid: "r1",
     role: "qa",
@@ -42,7 +42,7 @@ Deno.test("request files round-trip, optional front matter keys included", () =>
   };
   const body = "# QA\n\ntext\n";
   const text = renderRequest(meta, body);
-  const doc = parseRequest("x.md", text);
+  const doc = await parseRequest("x.md", text);
   assertEquals(doc.meta, meta);
   assertEquals(doc.body, body);
   assertEquals(text.split("\n")[doc.bodyLine - 1], "# QA");

@@ -15,6 +15,10 @@ import { SessionBindingSchema, SessionMetaSchema } from "../../lib/core/session/
 import { ContextReadingSchema, PresenceSchema } from "../../lib/core/presence/presence_schema.ts";
 import { BatchSchema } from "../../lib/core/batch/batch_schema.ts";
 import { ChannelSchema } from "../../lib/core/batch/channel_schema.ts";
+import { PreferencesSchema } from "../../lib/core/preferences/preferences_schema.ts";
+import { RequestMetaSchema } from "../../lib/core/request/file_schema.ts";
+import { ScanResultSchema } from "../../lib/core/scan/result_schema.ts";
+import { splitFrontMatter } from "../../lib/core/request/file.ts";
 import { initWorkspace } from "../support/subagent.ts";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
@@ -29,6 +33,9 @@ const PAIRS: [string, Shape, z.ZodType, z.ZodType][] = [
   ["context reading", shapes.CONTEXT_READING_SHAPE, ContextReadingSchema, ContextReadingSchema],
   ["batch", shapes.BATCH_SHAPE, BatchSchema, BatchSchema],
   ["channel", shapes.CHANNEL_SHAPE, ChannelSchema, ChannelSchema],
+  ["preferences", shapes.PREFERENCES_SHAPE, PreferencesSchema, PreferencesSchema],
+  ["request", shapes.REQUEST_META_SHAPE, RequestMetaSchema, RequestMetaSchema],
+  ["scan result", shapes.SCAN_RESULT_SHAPE, ScanResultSchema, ScanResultSchema],
 ];
 
 Deno.test("shapes.ts is its schemas written out (run `deno task shapes` after changing one)", () => {
@@ -59,6 +66,8 @@ async function liveFiles(root: string): Promise<[string, unknown][]> {
       if (entry.isDirectory) await walk(path);
       else if (entry.name.endsWith(".json")) {
         files.push([path.slice(root.length + 1), JSON.parse(await Deno.readTextFile(path))]);
+      } else if (path.includes("/requests/") && entry.name.endsWith(".md")) {
+        files.push([path.slice(root.length + 1), splitFrontMatter(await Deno.readTextFile(path))]);
       }
     }
   };
@@ -66,10 +75,18 @@ async function liveFiles(root: string): Promise<[string, unknown][]> {
   return files;
 }
 
+/** A request file stands for its front matter's fields (what the schema checks). */
+function frontMatterFields([path, value]: [string, unknown]): [string, unknown] {
+  return path.endsWith(".md") ? [path, (value as { fields: unknown }).fields] : [path, value];
+}
+
 function pairFor(path: string): (typeof PAIRS)[number] | undefined {
   const name = path.split("/").at(-1)!;
   const byName = (label: string) => PAIRS.find((p) => p[0] === label);
   if (name.startsWith("dispatch-")) return byName("record");
+  if (name.endsWith(".md")) return byName("request");
+  if (path === ".peaks/preferences.json") return byName("preferences");
+  if (path === ".peaks/project-scan/project-scan.json") return byName("scan result");
   if (name.startsWith("batch-")) return byName("batch");
   if (path.includes("/shared/")) return byName("channel");
   if (name === "presence.json" || path.includes("/presence/")) return byName("presence");
@@ -88,6 +105,9 @@ Deno.test("the files a workflow writes pass their shapes, so hot commands never 
     return out.json;
   };
   await run(["session", "title", sid, "Fix the login page (ログイン)"]);
+  await run(["preferences", "set", "--key", "swarmMode", "--value", "swarm", "--apply"]);
+  await run(["request", "init", "--role", "prd", "--id", "001-login", "--apply"]);
+  await run(["scan", "archetype"]);
   await run(["skill", "presence:set", "peaks-code", "--mode", "swarm", "--gate", "startup"]);
   const sent = await run([
     "sub-agent",
@@ -123,7 +143,7 @@ Deno.test("the files a workflow writes pass their shapes, so hot commands never 
   ]);
   const files = await liveFiles(cwd);
   const checked = new Set<string>();
-  for (const [path, value] of files) {
+  for (const [path, value] of files.map(frontMatterFields)) {
     const pair = pairFor(path);
     if (!pair) continue;
     assert(fits(pair[1], value), `${path} does not pass the ${pair[0]} shape`);
@@ -131,7 +151,17 @@ Deno.test("the files a workflow writes pass their shapes, so hot commands never 
   }
   assertEquals(
     [...checked].sort(),
-    ["batch", "channel", "presence", "record", "session binding", "session meta"],
+    [
+      "batch",
+      "channel",
+      "preferences",
+      "presence",
+      "record",
+      "request",
+      "scan result",
+      "session binding",
+      "session meta",
+    ],
   );
 });
 
@@ -196,11 +226,27 @@ Deno.test("a shape never says yes where its schema says no or changes the value 
     env,
   });
   const bases = new Map<string, unknown[]>();
-  for (const [path, value] of await liveFiles(dir.path)) {
+  await runPeaks(
+    ["preferences", "set", "--key", "headroom.enabled", "--value", "true", "--apply"],
+    {
+      cwd: dir.path,
+      env,
+    },
+  );
+  await runPeaks(["request", "init", "--role", "qa", "--id", "002-x", "--apply"], {
+    cwd: dir.path,
+    env,
+  });
+  await runPeaks(["scan", "archetype"], { cwd: dir.path, env });
+  for (const [path, value] of (await liveFiles(dir.path)).map(frontMatterFields)) {
     const pair = pairFor(path);
     if (pair) bases.set(pair[0], [...(bases.get(pair[0]) ?? []), value]);
   }
   bases.set("context reading", [{ ratioPct: 42, source: "claude-code", at: "t", usedTokens: 9 }]);
+  bases.set("preferences", [
+    ...(bases.get("preferences") ?? []),
+    { schema_version: "2.0.0", headroom: { enabled: true, baseUrl: "http://127.0.0.1:8787" } },
+  ]);
   const seed = Number(Deno.env.get("PEAKS_SEED") ?? Date.now() % 1_000_000);
   const random = rng(seed);
   let vouched = 0;

@@ -8,7 +8,7 @@
 import { z } from "../zod.ts";
 import type { Env } from "../command/ctx.ts";
 import type { Warning } from "../errors.ts";
-import type { HeadroomPreferencesSchema } from "../preferences/preferences.ts";
+import type { HeadroomPreferencesSchema } from "../preferences/preferences_schema.ts";
 import type { HeadroomResult } from "./_headroom_result.ts";
 import { type HeadroomMode, tokenBudgetFor, utf8Bytes } from "./budget.ts";
 

@@ -16,35 +16,29 @@
  * Optional keys, written only when they apply: `verdict` (qa, once
  * `verdict-issued`), `blockedFrom` and `blockedReason` (while `blocked`).
  */
-import { z } from "../zod.ts";
+import { checkState, stateSchema } from "../shape/lazy.ts";
+import { REQUEST_META_SHAPE } from "../shape/shapes.ts";
+import type { RequestMeta } from "./file_schema.ts";
+import type { RequestRole } from "./kinds.ts";
 import type { Project } from "../project/project.ts";
 import { quarantineCommand, refusedAsUnreadable, unreadable } from "../fs/json.ts";
 import { FileRefused, readBoundedText } from "../fs/files.ts";
 
-export const REQUEST_ROLES = ["prd", "ui", "rd", "qa", "sc", "txt"] as const;
-export type RequestRole = (typeof REQUEST_ROLES)[number];
+export {
+  QA_VERDICTS,
+  type QaVerdict,
+  REQUEST_ROLES,
+  REQUEST_TYPES,
+  type RequestRole,
+  type RequestType,
+} from "./kinds.ts";
+export type { RequestMeta } from "./file_schema.ts";
 
-export const REQUEST_TYPES = ["feature", "bugfix", "refactor", "config", "docs", "chore"] as const;
-export type RequestType = (typeof REQUEST_TYPES)[number];
-
-/** How a QA request's `verdict-issued` state is qualified. */
-export const QA_VERDICTS = ["pass", "return-to-rd", "blocked"] as const;
-export type QaVerdict = (typeof QA_VERDICTS)[number];
-
-export const RequestMetaSchema = z.object({
-  rid: z.string(),
-  role: z.enum(REQUEST_ROLES),
-  type: z.enum(REQUEST_TYPES),
-  state: z.string().min(1),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  verdict: z.enum(QA_VERDICTS).optional(),
-  blockedFrom: z.string().min(1).optional(),
-  blockedReason: z.string().min(1).optional(),
-  /** QA only: how many times the work came back from RD for another test run. */
-  reworkRound: z.string().regex(/^[1-9][0-9]?$/).optional(),
-});
-export type RequestMeta = z.infer<typeof RequestMetaSchema>;
+/** A request's front matter, checked by its shape (zod only for what the shape doubts). */
+const RequestMetaFields = stateSchema<RequestMeta>(
+  REQUEST_META_SHAPE,
+  () => import("./file_schema.ts").then((m) => m.RequestMetaSchema),
+);
 
 export interface RequestDocument {
   meta: RequestMeta;
@@ -97,10 +91,10 @@ export function renderRequest(meta: RequestMeta, body: string): string {
   return `${renderFrontMatter(meta)}\n${body}`;
 }
 
-export function parseRequest(path: string, text: string): RequestDocument {
+export async function parseRequest(path: string, text: string): Promise<RequestDocument> {
   const split = splitFrontMatter(text);
   if (!split) throw unreadable(path, { what: "request" }, "no front matter block");
-  const parsed = RequestMetaSchema.safeParse(split.fields);
+  const parsed = await checkState(RequestMetaFields, split.fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw unreadable(
@@ -121,7 +115,7 @@ export async function readRequest(
 ): Promise<RequestDocument | undefined> {
   const path = project.layout.request(sid, role, rid);
   const text = await readRequestText(path);
-  return text === undefined ? undefined : parseRequest(path, text);
+  return text === undefined ? undefined : await parseRequest(path, text);
 }
 
 /**

@@ -3,76 +3,24 @@
  * (`.peaks/project-scan/project-scan.json`, next to the markdown report).
  * Dispatch, swarm and standards read it instead of parsing markdown.
  */
-import { z } from "../zod.ts";
 import type { Project } from "../project/project.ts";
 import { readValidated } from "../fs/json.ts";
 import { peaksLine } from "../shell.ts";
+import { stateSchema } from "../shape/lazy.ts";
+import { SCAN_RESULT_SHAPE } from "../shape/shapes.ts";
+import type { ScanResult } from "./result_schema.ts";
 
-export const ARCHETYPES = [
-  "greenfield",
-  "legacy-frontend",
-  "legacy-fullstack",
-  "frontend-monorepo",
-  "fullstack-monorepo",
-  "unknown",
-] as const;
-export type Archetype = (typeof ARCHETYPES)[number];
+export { type Archetype, ARCHETYPES, LEGACY_ARCHETYPES } from "./archetypes.ts";
+export type { LegacyConstraint, ScanResult } from "./result_schema.ts";
 
-/** Archetypes whose existing conventions new code must keep. */
-export const LEGACY_ARCHETYPES: readonly Archetype[] = [
-  "legacy-frontend",
-  "legacy-fullstack",
-  "frontend-monorepo",
-];
-
-const nullableString = z.string().nullable();
-
-/** One legacy constraint: what was found, where, and the rule it becomes in the standards. */
-export const LegacyConstraintSchema = z.object({
-  id: z.string(),
-  summary: z.string(),
-  rule: z.string(),
-  evidence: z.array(z.string()),
-});
-export type LegacyConstraint = z.infer<typeof LegacyConstraintSchema>;
-
-export const ScanResultSchema = z.object({
-  version: z.literal(1),
-  scannedAt: z.string(),
-  archetype: z.enum(ARCHETYPES),
-  confidence: z.number().min(0).max(1),
-  signals: z.array(z.string()),
-  frontendOnly: z.boolean(),
-  frontendOnlyReason: z.string(),
-  stack: z.object({
-    language: nullableString,
-    componentLibrary: nullableString,
-    css: nullableString,
-    buildTool: nullableString,
-    stateManagement: nullableString,
-    routing: nullableString,
-    testRunner: nullableString,
-    framework: nullableString.optional(),
-    backend: nullableString.optional(),
-  }),
-  legacyConstraints: z.array(z.string()),
-  // Optional detail written by `scan archetype`; readers must not require it.
-  legacy: z.array(LegacyConstraintSchema).optional(),
-  languages: z.array(z.string()).optional(),
-  evidence: z.record(z.string(), z.array(z.string())).optional(),
-  monorepo: z.object({ tool: z.string(), packages: z.array(z.string()) }).nullable().optional(),
-  walk: z.object({
-    files: z.number().int().min(0),
-    truncated: z.boolean(),
-    truncatedBy: z.enum(["files", "depth", "time"]).nullable(),
-    maxFiles: z.number().int(),
-    maxDepth: z.number().int(),
-  }).optional(),
-}).passthrough();
-export type ScanResult = z.infer<typeof ScanResultSchema>;
+/** The scan result file, checked by its shape (zod only for what the shape doubts). */
+const ScanResultFile = stateSchema<ScanResult>(
+  SCAN_RESULT_SHAPE,
+  () => import("./result_schema.ts").then((m) => m.ScanResultSchema),
+);
 
 export function readScanResult(project: Project): Promise<ScanResult | undefined> {
-  return readValidated(project.layout.projectScanJson, ScanResultSchema, {
+  return readValidated(project.layout.projectScanJson, ScanResultFile, {
     what: "project scan result",
     repair: [peaksLine(project.root, ["scan", "archetype"])],
   });

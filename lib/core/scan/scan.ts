@@ -3,7 +3,7 @@
  * ScanResult (the shape other features read from project-scan.json).
  */
 import { join } from "../std.ts";
-import { type ScanResult, ScanResultSchema } from "./result.ts";
+import { type ScanResult, ScanResultSchema } from "./result_schema.ts";
 import { filesMatching, gatherFacts, type ProjectFacts } from "./facts.ts";
 import type { WalkOptions } from "./walk.ts";
 import { detectJsStack, type StackField, type StackFindings } from "./_stack_js.ts";

@@ -19,6 +19,8 @@ function checksOf(d: Def): Def[] {
 }
 
 function stringShape(d: Def): Shape {
+  // z.url(), z.email() and the other formats carry their check on the schema itself.
+  if (d.format !== undefined) return { t: "doubt" };
   const shape: Extract<Shape, { t: "string" }> = { t: "string" };
   for (const c of checksOf(d)) {
     if (c.check === "min_length") shape.min = Math.max(shape.min ?? 0, c.minimum);
@@ -31,7 +33,9 @@ function stringShape(d: Def): Shape {
 }
 
 function numberShape(d: Def): Shape {
+  if (d.format !== undefined && d.format !== "safeint") return { t: "doubt" };
   const shape: Extract<Shape, { t: "number" }> = { t: "number" };
+  if (d.format === "safeint") shape.int = true;
   for (const c of checksOf(d)) {
     if (c.check === "number_format" && c.format === "safeint") shape.int = true;
     else if (c.check === "greater_than") shape.min = [c.value, c.inclusive];

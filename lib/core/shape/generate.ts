@@ -13,6 +13,9 @@ async function sources(): Promise<[string, string, z.ZodType][]> {
   const presence = await import("../presence/presence_schema.ts");
   const batch = await import("../batch/batch_schema.ts");
   const channel = await import("../batch/channel_schema.ts");
+  const preferences = await import("../preferences/preferences_schema.ts");
+  const request = await import("../request/file_schema.ts");
+  const scan = await import("../scan/result_schema.ts");
   return [
     ["RECORD_SHAPE", "a dispatch record of the current version", record.DispatchRecordSchema],
     ["SESSION_BINDING_SHAPE", "the session binding", session.SessionBindingSchema],
@@ -21,6 +24,9 @@ async function sources(): Promise<[string, string, z.ZodType][]> {
     ["CONTEXT_READING_SHAPE", "a context reading", presence.ContextReadingSchema],
     ["BATCH_SHAPE", "a batch file", batch.BatchSchema],
     ["CHANNEL_SHAPE", "a batch's shared channel", channel.ChannelSchema],
+    ["PREFERENCES_SHAPE", "the preferences file", preferences.PreferencesSchema],
+    ["REQUEST_META_SHAPE", "a request's front matter", request.RequestMetaSchema],
+    ["SCAN_RESULT_SHAPE", "the scan result file", scan.ScanResultSchema],
   ];
 }
 

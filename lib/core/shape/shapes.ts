@@ -369,3 +369,163 @@ export const CHANNEL_SHAPE: Shape = {
   },
   "extra": "keep",
 };
+
+/** the preferences file */
+export const PREFERENCES_SHAPE: Shape = {
+  "t": "object",
+  "keys": {
+    "schema_version": { "t": "values", "v": ["2.0.0"] },
+    "autoUpgradePrompt": {
+      "t": "optional",
+      "s": { "t": "values", "v": ["opt-in", "skip-this-session", "skip-forever"] },
+    },
+    "autoUpgradePromptSessionId": { "t": "optional", "s": { "t": "string" } },
+    "headroom": {
+      "t": "optional",
+      "s": {
+        "t": "object",
+        "keys": {
+          "enabled": { "t": "optional", "s": { "t": "boolean" } },
+          "defaultMode": {
+            "t": "optional",
+            "s": { "t": "values", "v": ["balanced", "aggressive", "conservative"] },
+          },
+          "baseUrl": { "t": "optional", "s": { "t": "doubt" } },
+        },
+        "extra": "refuse",
+      },
+    },
+    "swarmMode": {
+      "t": "optional",
+      "s": { "t": "values", "v": ["full-auto", "assisted", "swarm", "strict", "24h"] },
+    },
+    "detached": {
+      "t": "optional",
+      "s": {
+        "t": "object",
+        "keys": {
+          "vendorPermissions": {
+            "t": "optional",
+            "s": { "t": "values", "v": ["role", "read-only", "full"] },
+          },
+        },
+        "extra": "refuse",
+      },
+    },
+  },
+  "extra": "refuse",
+};
+
+/** a request's front matter */
+export const REQUEST_META_SHAPE: Shape = {
+  "t": "object",
+  "keys": {
+    "rid": { "t": "string" },
+    "role": { "t": "values", "v": ["prd", "ui", "rd", "qa", "sc", "txt"] },
+    "type": { "t": "values", "v": ["feature", "bugfix", "refactor", "config", "docs", "chore"] },
+    "state": { "t": "string", "min": 1 },
+    "createdAt": { "t": "string" },
+    "updatedAt": { "t": "string" },
+    "verdict": {
+      "t": "optional",
+      "s": { "t": "values", "v": ["pass", "return-to-rd", "blocked"] },
+    },
+    "blockedFrom": { "t": "optional", "s": { "t": "string", "min": 1 } },
+    "blockedReason": { "t": "optional", "s": { "t": "string", "min": 1 } },
+    "reworkRound": { "t": "optional", "s": { "t": "string", "re": [["^[1-9][0-9]?$", ""]] } },
+  },
+  "extra": "strip",
+};
+
+/** the scan result file */
+export const SCAN_RESULT_SHAPE: Shape = {
+  "t": "object",
+  "keys": {
+    "version": { "t": "values", "v": [1] },
+    "scannedAt": { "t": "string" },
+    "archetype": {
+      "t": "values",
+      "v": [
+        "greenfield",
+        "legacy-frontend",
+        "legacy-fullstack",
+        "frontend-monorepo",
+        "fullstack-monorepo",
+        "unknown",
+      ],
+    },
+    "confidence": { "t": "number", "min": [0, true], "max": [1, true] },
+    "signals": { "t": "array", "s": { "t": "string" } },
+    "frontendOnly": { "t": "boolean" },
+    "frontendOnlyReason": { "t": "string" },
+    "stack": {
+      "t": "object",
+      "keys": {
+        "language": { "t": "nullable", "s": { "t": "string" } },
+        "componentLibrary": { "t": "nullable", "s": { "t": "string" } },
+        "css": { "t": "nullable", "s": { "t": "string" } },
+        "buildTool": { "t": "nullable", "s": { "t": "string" } },
+        "stateManagement": { "t": "nullable", "s": { "t": "string" } },
+        "routing": { "t": "nullable", "s": { "t": "string" } },
+        "testRunner": { "t": "nullable", "s": { "t": "string" } },
+        "framework": { "t": "optional", "s": { "t": "nullable", "s": { "t": "string" } } },
+        "backend": { "t": "optional", "s": { "t": "nullable", "s": { "t": "string" } } },
+      },
+      "extra": "strip",
+    },
+    "legacyConstraints": { "t": "array", "s": { "t": "string" } },
+    "legacy": {
+      "t": "optional",
+      "s": {
+        "t": "array",
+        "s": {
+          "t": "object",
+          "keys": {
+            "id": { "t": "string" },
+            "summary": { "t": "string" },
+            "rule": { "t": "string" },
+            "evidence": { "t": "array", "s": { "t": "string" } },
+          },
+          "extra": "strip",
+        },
+      },
+    },
+    "languages": { "t": "optional", "s": { "t": "array", "s": { "t": "string" } } },
+    "evidence": {
+      "t": "optional",
+      "s": { "t": "record", "v": { "t": "array", "s": { "t": "string" } } },
+    },
+    "monorepo": {
+      "t": "optional",
+      "s": {
+        "t": "nullable",
+        "s": {
+          "t": "object",
+          "keys": {
+            "tool": { "t": "string" },
+            "packages": { "t": "array", "s": { "t": "string" } },
+          },
+          "extra": "strip",
+        },
+      },
+    },
+    "walk": {
+      "t": "optional",
+      "s": {
+        "t": "object",
+        "keys": {
+          "files": { "t": "number", "int": true, "min": [0, true] },
+          "truncated": { "t": "boolean" },
+          "truncatedBy": {
+            "t": "nullable",
+            "s": { "t": "values", "v": ["files", "depth", "time"] },
+          },
+          "maxFiles": { "t": "number", "int": true },
+          "maxDepth": { "t": "number", "int": true },
+        },
+        "extra": "strip",
+      },
+    },
+  },
+  "extra": "keep",
+};
