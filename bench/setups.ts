@@ -103,12 +103,13 @@ export async function confirmedPrd(tools: SetupTools): Promise<Vars> {
 }
 
 /** Three parallel planning nodes, as `swarm plan` emits them. */
-export function threeNodeDag(): string {
+/** A DAG of three parallel nodes; `round` makes it a different graph (one fan-out per DAG). */
+export function threeNodeDag(round = 0): string {
   return JSON.stringify({
     nodes: ROLES.map((role) => ({
       id: role,
       role,
-      prompt: `Run the ${role} step for ${RID}; your runtime arguments are above.`,
+      prompt: `Run the ${role} step for ${RID} (round ${round}); your runtime arguments are above.`,
       requestId: RID,
     })),
     edges: [],

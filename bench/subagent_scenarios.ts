@@ -8,6 +8,9 @@ import { BATCH, dispatchArgs, midSwarm, promptText, RID, threeNodeDag } from "./
 
 const TECH_DOC = `# Tech doc ${RID}\n\n## Context\n\n${promptText(3000)}\n`;
 
+/** DAG files the dispatch-dag scenario prepares: more than the runs of any sensible bench. */
+const DAG_ROUNDS = 400;
+
 export const SUBAGENT_SCENARIOS: Scenario[] = [
   {
     name: "dispatch-inline",
@@ -28,12 +31,21 @@ export const SUBAGENT_SCENARIOS: Scenario[] = [
     name: "dispatch-dag",
     command: "sub-agent dispatch",
     shown: "sub-agent dispatch --from-dag dag.json --json (3 nodes)",
+    // A DAG goes out once (DAG_ALREADY_DISPATCHED after that): each run fans out a new one.
     setup: async (tools) => {
       const vars = await midSwarm(tools);
-      await Deno.writeTextFile(`${tools.project}/dag.json`, threeNodeDag());
+      for (let round = 0; round < DAG_ROUNDS; round++) {
+        await Deno.writeTextFile(`${tools.project}/dag-${round}.json`, threeNodeDag(round));
+      }
       return vars;
     },
-    args: ["sub-agent", "dispatch", "--from-dag", "dag.json", "--json"],
+    args: (_vars, run) => [
+      "sub-agent",
+      "dispatch",
+      "--from-dag",
+      `dag-${run % DAG_ROUNDS}.json`,
+      "--json",
+    ],
   },
   {
     name: "brief",
