@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
 import { runPeaks, type RunResult } from "../support/cli.ts";
-import { exists, tempDir } from "../support/temp.ts";
+import { exists, tempDir, writeText } from "../support/temp.ts";
 import { detachedEnv, fakeVendors, type Script, waitForExit } from "../support/detached.ts";
 import { runNextAction } from "../support/next_actions.ts";
 import { recordPathOf } from "../support/subagent.ts";
@@ -276,6 +276,36 @@ Deno.test("Claude Code with uncommitted changes, and a host without worktree iso
     env: w.env,
   });
   assertStringIncludes(status.stdout, "rd-c: worktree ready .git/peaks-worktrees/");
+});
+
+Deno.test("Claude Code's worktrees in .claude/worktrees and the local settings file are not changes of the main tree", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w: World = { root: dir.path, sid: "", env: { ...GIT_ENV, CLAUDECODE: "1" } };
+  w.sid = await sliceRepo(w.root, w.env);
+  // What Claude Code leaves in the main tree, untracked and not ignored: a worktree of an
+  // earlier agent (with a change in it) and the settings file `peaks permissions install` writes.
+  const old = join(w.root, ".claude", "worktrees", "agent-old");
+  await git(w.root, "worktree", "add", "-q", "-b", "worktree-agent-old", old);
+  await Deno.writeTextFile(join(old, "src", "shared.txt"), "changed by an earlier agent\n");
+  await writeText(join(w.root, ".claude", "settings.local.json"), "{}\n");
+  const rel = await writeSliceDag(w.root, w.sid, [{ id: "a" }, { id: "b" }]);
+  const sent = await peaks(w, ["sub-agent", "dispatch", "--from-dag", rel, "--request-id", "r1"]);
+  assertEquals(sent.code, 0, sent.stdout);
+  assertEquals(sent.json.warnings, []);
+  for (const call of sent.json.data.toolCalls) assertEquals(call.args.isolation, "worktree");
+
+  // With a real change, peaks makes the worktrees from a snapshot that leaves both out.
+  await Deno.writeTextFile(join(w.root, "src", "shared.txt"), "uncommitted\n");
+  const other = await writeSliceDag(w.root, w.sid, [{ id: "c" }, { id: "d" }], [], "r2");
+  const own = await peaks(w, ["sub-agent", "dispatch", "--from-dag", other, "--request-id", "r1"]);
+  assertEquals(own.code, 0, own.stdout);
+  assert(own.json.warnings.some((x: { code: string }) => x.code === "HOST_ISOLATION_SKIPPED"));
+  const slice = join(w.root, own.json.data.slices[0].worktree);
+  assertEquals(
+    await read(w, `${own.json.data.slices[0].worktree}/src/shared.txt`),
+    "uncommitted\n",
+  );
+  assert(!(await exists(join(slice, ".claude"))), "no host worktree or local settings in a slice");
 });
 
 Deno.test("a commit made inside a worktree is UNAUTHORIZED_COMMIT, and its change still comes back", async () => {
