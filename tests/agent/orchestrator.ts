@@ -2,9 +2,10 @@
  * The orchestrator played as a literal agent: it runs the peaks-code skill's startup list, starts
  * the PRD as the skill shows, and from then on runs only `nextActions[0]` of the last envelope.
  * It departs from that only at the decision points the skill names (the mode, the user's PRD
- * confirmation, `needsChoice`, a dispatch's tool calls with the review and finalize of each
- * return, QA's verdict) and to produce what `data.needs` names, which it may only do for what the
- * orchestrator owns (its PRD and SC files); anything else means the chain sent it ahead of a role.
+ * confirmation, `needsChoice`, the check for slices before RD's dispatch, a dispatch's tool calls
+ * with the review and finalize of each return (a slice's in its worktree), QA's verdict) and to
+ * produce what `data.needs` names, which it may only do for what the orchestrator owns (its PRD
+ * and SC files); anything else means the chain sent it ahead of a role.
  */
 import { join } from "../../lib/core/std.ts";
 import { REPO } from "../support/cli.ts";

@@ -1,7 +1,8 @@
 /**
  * The literal-agent walk: an orchestrator that follows the peaks-code skill and the envelopes'
- * first nextAction, and sub-agents that follow their briefs, take three requests to
- * `txt finalized` on the demo's sample project. A reordered nextAction makes the walk fail.
+ * first nextAction, and sub-agents that follow their briefs, take four requests to
+ * `txt finalized` on the demo's sample project, one of them implemented in slices, each in its own
+ * worktree. A reordered nextAction makes the walk fail.
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
