@@ -5,9 +5,6 @@
  * `--from-dag`. The workflow's RD step and `swarm slices` decide from it.
  */
 import type { Project } from "../project/project.ts";
-import { readBatch } from "../batch/batch.ts";
-import { batchDagOf } from "../dag/dag.ts";
-import { readDagProgress } from "../dag/progress.ts";
 import type { DispatchRecord } from "../record/record.ts";
 
 export interface SliceRun {
@@ -40,6 +37,12 @@ export async function sliceBatch(
   batchId: string,
   now: Date,
 ): Promise<SliceRun | undefined> {
+  // Loaded only when a request has slices: the batch and DAG readers bring their schemas.
+  const [{ readBatch }, { batchDagOf }, { readDagProgress }] = await Promise.all([
+    import("../batch/batch.ts"),
+    import("../dag/dag.ts"),
+    import("../dag/progress.ts"),
+  ]);
   const batch = await readBatch(project, sid, batchId);
   const dag = batch ? batchDagOf(batch) : undefined;
   if (!dag) return undefined;
