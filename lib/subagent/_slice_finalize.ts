@@ -1,6 +1,7 @@
 /**
  * What finalize does for isolated slices: learn where a host-made worktree
- * is (Claude Code reports it as the Agent result's `worktreePath`), then
+ * is (Claude Code names it as `worktreePath` in the notification that the
+ * agent finished, and the sub-agent as `worktree` in its return JSON), then
  * settle each batch a finalized slice belongs to: merge in DAG order, remove
  * merged worktrees, and refuse (SLICE_CONFLICT, exit 3) when a patch overlaps.
  */

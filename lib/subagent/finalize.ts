@@ -109,7 +109,7 @@ export default defineCommand({
       max: 128,
     }),
     worktree: flag.string(
-      "A host-isolated slice's worktree (Claude Code's Agent result worktreePath); its change is merged back.",
+      "A host-isolated slice's worktree (the worktreePath in Claude Code's notification that the agent finished); its change is merged back.",
       { placeholder: "<path>", max: 4096 },
     ),
   },

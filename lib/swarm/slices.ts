@@ -9,6 +9,8 @@ import { openSession, type SessionContext } from "../core/session/session.ts";
 import { isNotFound } from "../core/errors.ts";
 import { peaksLine } from "../core/shell.ts";
 import { slicePlanProblems, SLICES_FORMAT } from "./_slice_rules.ts";
+import { sliceBatch } from "../core/workflow/slices.ts";
+import { nextStep, stepActions, stepData } from "../core/workflow/next.ts";
 
 export default defineCommand({
   name: "swarm slices",
@@ -17,7 +19,8 @@ export default defineCommand({
     "no cycle), every slice names the files or folders it owns (owns), no two slices of one level own the " +
     "same path or one inside another's, and slices that share a level run isolated (isolation: worktree). " +
     "Answers with the levels and the exact `sub-agent dispatch --from-dag` call that runs them; each " +
-    "isolated slice gets its own git worktree and is merged back at finalize in DAG order.",
+    "isolated slice gets its own git worktree and is merged back at finalize in DAG order. Once every " +
+    "slice is merged it answers data.complete: true and the workflow's next step instead.",
   flags: {
     rid: flag.string("The request the slices implement.", {
       placeholder: "<rid>",
@@ -64,6 +67,9 @@ export default defineCommand({
     }
     const hash = await dagHash(analysis.dag);
     const batchId = `slices-${rid}-${hash.slice(0, 6)}`;
+    // Every slice of this DAG is merged: the workflow goes on (its RD step reviews the merge).
+    const run = await sliceBatch(project, sessionId, batchId, ctx.now());
+    const next = run?.complete ? await nextStep(session, rid) : undefined;
     return {
       data: {
         projectRoot: project.root,
@@ -79,10 +85,13 @@ export default defineCommand({
           owns: n.owns ?? [],
         })),
         widest: Math.max(...analysis.levels.map((l) => l.length)),
+        ...(next ? { complete: true, ...stepData(next) } : {}),
       },
-      nextActions: [dispatchCall(session, shown, batchId, rid)],
+      nextActions: next ? stepActions(next) : [dispatchCall(session, shown, batchId, rid)],
       human: [
-        `${shown}: ${analysis.dag.nodes.length} slice(s) in ${analysis.levels.length} level(s)`,
+        `${shown}: ${analysis.dag.nodes.length} slice(s) in ${analysis.levels.length} level(s)${
+          next ? ", every one merged" : ""
+        }`,
         ...analysis.levels.map((ids, i) => `  level ${i + 1}: ${ids.join(", ")}`),
       ].join("\n"),
     };

@@ -2,9 +2,10 @@
  * The orchestrator played as a literal agent: it runs the peaks-code skill's startup list, starts
  * the PRD as the skill shows, and from then on runs only `nextActions[0]` of the last envelope.
  * It departs from that only at the decision points the skill names (the mode, the user's PRD
- * confirmation, `needsChoice`, a dispatch's tool calls with the review and finalize of each
- * return, QA's verdict) and to produce what `data.needs` names, which it may only do for what the
- * orchestrator owns (its PRD and SC files); anything else means the chain sent it ahead of a role.
+ * confirmation, `needsChoice`, the check for slices before RD's dispatch, a dispatch's tool calls
+ * with the review and finalize of each return (a slice's in its worktree), QA's verdict) and to
+ * produce what `data.needs` names, which it may only do for what the orchestrator owns (its PRD
+ * and SC files); anything else means the chain sent it ahead of a role.
  */
 import { join } from "../../lib/core/std.ts";
 import { REPO } from "../support/cli.ts";
@@ -38,15 +39,31 @@ export interface SkillSteps {
   /** The review and finalize of a returned sub-agent. */
   review: string[];
   header: string;
+  /** The decision point before RD's dispatch: the check for implementation slices. */
+  slicesCheck: string;
+  /** The review and finalize of a returned slice, in its worktree (references/slices.md). */
+  sliceReview: string[];
+}
+
+/** The command in backticks of the decision-point row that starts with `moment`. */
+function decisionCommand(markdown: string, moment: string): string {
+  const row = markdown.split("\n").find((l) => l.startsWith(`| ${moment}`));
+  const command = row && /`(peaks [^`]+)`/.exec(row.slice(row.indexOf("|", 2)))?.[1];
+  if (!command) throw new WalkFailure(`the skill's decision points have no row "${moment}"`);
+  return command;
 }
 
 export async function readSkill(): Promise<SkillSteps> {
-  const text = await Deno.readTextFile(join(REPO, "skills", "peaks-code", "SKILL.md"));
+  const skill = join(REPO, "skills", "peaks-code");
+  const text = await Deno.readTextFile(join(skill, "SKILL.md"));
+  const slices = await Deno.readTextFile(join(skill, "references", "slices.md"));
   return {
     startup: sectionCommands(text, "## Startup (in order, one command each)"),
     start: sectionCommands(text, "## The workflow").slice(0, 2),
     review: sectionCommands(text, "### After each sub-agent returns"),
     header: sectionCommands(text, "## Rules that hold at every step")[0],
+    slicesCheck: decisionCommand(text, "the nextAction is `sub-agent dispatch rd`"),
+    sliceReview: sectionCommands(slices, "## 2. Finalize every slice"),
   };
 }
 
@@ -79,10 +96,15 @@ export class Orchestrator {
   }
 
   /** Runs one command the orchestrator chose; notes milestones and the phase. */
-  async run(command: string | string[]): Promise<Envelope> {
+  async run(command: string | string[], refusals: string[] = []): Promise<Envelope> {
     const words = typeof command === "string" ? shellWords(command) : command;
     this.walk.phase = phaseOf(words, this.walk.phase);
-    const { envelope, stdout } = await this.walk.peaks(command, "orchestrator");
+    const { envelope, stdout } = await this.walk.peaks(
+      command,
+      "orchestrator",
+      this.walk.phase,
+      refusals,
+    );
     const result = envelope ?? { ok: true, data: { text: stdout } };
     const milestone = milestoneOf(words, result);
     if (milestone) {
@@ -132,12 +154,26 @@ export class Orchestrator {
       if (!next) return this.finish(envelope);
       await this.produce(envelope.data?.needs ?? []);
       if (/--role prd --state confirmed-by-user/.test(next)) await this.header();
-      envelope = await this.run(next);
+      envelope = /^peaks sub-agent dispatch rd /.test(next)
+        ? await this.slicesOr(next)
+        : await this.run(next);
       if (envelope.data?.placeholders?.length && / request init /.test(next)) {
         await this.fillRequest(join(this.walk.root, envelope.data.path));
       }
     }
     throw new WalkFailure("the chain did not end in 200 steps");
+  }
+
+  /**
+   * The decision point before RD's dispatch: the slices RD planning wrote go out instead, unless
+   * there are none or every one is merged already (then RD's dispatch runs).
+   */
+  private async slicesOr(dispatchRd: string): Promise<Envelope> {
+    const check = await this.run(filled(this.skill.slicesCheck, this.values), ["SLICES_NOT_FOUND"]);
+    if (!check.ok || check.data?.complete) return await this.run(dispatchRd);
+    const send = check.nextActions?.[0];
+    if (!send) throw new WalkFailure("swarm slices named no dispatch for the slices");
+    return await this.run(send);
   }
 
   private async finish(envelope: Envelope): Promise<void> {
@@ -200,12 +236,18 @@ export class Orchestrator {
       throw new WalkFailure("a tool call without a tool name or prompt");
     }
     const phase = this.walk.phase;
+    // Implementation slices: each sub-agent works in its worktree, reviewed and finalized there.
+    const slices: Array<{ record: string; worktree?: string }> | undefined = data.slices;
     const returns = await Promise.all(calls.map((call) => {
+      if ((call.args as { isolation?: string }).isolation) {
+        throw new WalkFailure("a host-isolated tool call: the walker plays no host worktrees");
+      }
       const role =
         /^(\S+) for rid=/.exec(String((call.args as { description?: string }).description))?.[1] ??
           "";
-      const round = this.dispatched[role] ?? 0;
-      this.dispatched[role] = round + 1;
+      const key = slices ? `${role} slice` : role;
+      const round = this.dispatched[key] ?? 0;
+      this.dispatched[key] = round + 1;
       return playSubAgent(
         { walk: this.walk, scenario: this.scenario, phase, round },
         call.args.prompt,
@@ -213,18 +255,20 @@ export class Orchestrator {
     }));
     let last = envelope;
     for (let i = 0; i < calls.length; i++) {
-      for (const template of this.skill.review) {
+      const worktree = slices?.find((s) => s.record === records[i])?.worktree;
+      if (slices && !worktree) throw new WalkFailure(`slice ${records[i]} names no worktree`);
+      const values = {
+        ...this.values,
+        record: records[i],
+        "return-json": returns[i],
+        ...(worktree ? { worktree } : {}),
+      };
+      for (const template of slices ? this.skill.sliceReview : this.skill.review) {
         if (template.startsWith("git ")) {
-          await this.walk.git(template);
+          await this.walk.git(filled(template, values).join(" "));
           continue;
         }
-        last = await this.run(
-          filled(template, {
-            ...this.values,
-            record: records[i],
-            "return-json": returns[i],
-          }),
-        );
+        last = await this.run(filled(template, values));
       }
     }
     return last;

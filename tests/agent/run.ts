@@ -1,5 +1,5 @@
 /**
- * `deno task walk [feature|bugfix|docs]`: walks the requests (all three by default) and prints
+ * `deno task walk [feature|bugfix|sliced|docs]`: walks the requests (all four by default) and prints
  * calls and bytes per phase for the orchestrator and the sub-agents.
  */
 import { scenario, SCENARIOS } from "./scenarios.ts";

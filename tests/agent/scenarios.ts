@@ -7,6 +7,16 @@ import { join } from "../../lib/core/std.ts";
 
 export type Verdict = "pass" | "return-to-rd" | "blocked";
 
+/** One implementation slice RD planning writes into its slice DAG. */
+export interface SliceSpec {
+  id: string;
+  owns: string[];
+  /** The slice's task (the node's prompt). */
+  task: string;
+  /** The change the slice's sub-agent makes in its worktree (`dir`); returns the files. */
+  change: (dir: string) => Promise<string[]>;
+}
+
 export interface Scenario {
   name: string;
   rid: string;
@@ -24,6 +34,11 @@ export interface Scenario {
   verdicts: Verdict[];
   /** Whether the swarm is expected to include UI. */
   ui: boolean;
+  /**
+   * When RD planning finds the change splits: the slices and their order. `change` is then the
+   * RD sub-agent's that reviews the merged slices.
+   */
+  slices?: { nodes: SliceSpec[]; edges: Array<{ from: string; to: string }> };
 }
 
 async function write(path: string, text: string): Promise<void> {
@@ -121,6 +136,43 @@ The README does not say how to run the app or its tests.
 - none
 `;
 
+const SLICED_PRD = `# PRD 004-member-profile: Member profile page with avatar upload
+
+Type: feature
+
+## Background
+
+Team members only appear as cards in the list; people ask for a page per member with a photo.
+
+## Goals
+
+- A profile page per member, reachable from the list.
+- Members can upload an avatar image from the profile page.
+
+## Non-goals
+
+- Editing name or role.
+
+## User stories
+
+- As a team member, I want my own page with my photo, so that colleagues recognise me.
+
+## Acceptance criteria
+
+- A1: /members/:id shows the member's name and role; an unknown id shows "not found".
+- A2: dropping a PNG or JPEG up to 2 MB on the avatar uploads it and shows it at once.
+
+## Open questions
+
+- none
+`;
+
+/** A file a slice must find in its worktree: what the slices before it in the DAG merged. */
+async function requireMerged(dir: string, rel: string): Promise<void> {
+  const found = await Deno.stat(join(dir, rel)).then(() => true, () => false);
+  if (!found) throw new Error(`${rel} is not in the worktree ${dir}: a slice before it is missing`);
+}
+
 const SERVER = `import express from "express";
 
 const members = [{ id: "1", name: "Ada" }, { id: "2", name: "Grace" }, { id: "3", name: "Linus" }];
@@ -186,6 +238,63 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: "sliced",
+    rid: "004-member-profile",
+    type: "feature",
+    mode: "full-auto",
+    title: "Member profile page with avatar upload, in slices",
+    prd: SLICED_PRD,
+    ui: true,
+    verdicts: ["pass"],
+    // RD planning splits it: the page and the upload client side by side, then the route to both.
+    slices: {
+      nodes: [
+        {
+          id: "page",
+          owns: ["src/pages/ProfilePage.tsx"],
+          task: "Build the profile page as rd/tech-doc.md says.",
+          change: async (dir) => {
+            await write(
+              join(dir, "src", "pages", "ProfilePage.tsx"),
+              'export function ProfilePage() {\n  return <article className="rounded-lg border p-4" />;\n}\n',
+            );
+            return ["src/pages/ProfilePage.tsx"];
+          },
+        },
+        {
+          id: "upload",
+          owns: ["src/lib/avatarUpload.ts"],
+          task: "Write the avatar upload client as rd/tech-doc.md says.",
+          change: async (dir) => {
+            await write(
+              join(dir, "src", "lib", "avatarUpload.ts"),
+              "export const MAX_AVATAR_BYTES = 2 * 1024 * 1024;\n",
+            );
+            return ["src/lib/avatarUpload.ts"];
+          },
+        },
+        {
+          id: "route",
+          owns: ["src/App.tsx"],
+          task: "Route /members/:id to the profile page as rd/tech-doc.md says.",
+          change: async (dir) => {
+            await requireMerged(dir, "src/pages/ProfilePage.tsx");
+            await requireMerged(dir, "src/lib/avatarUpload.ts");
+            const app = join(dir, "src", "App.tsx");
+            await Deno.writeTextFile(
+              app,
+              `${await Deno.readTextFile(app)}\n// route: /members/:id -> ProfilePage\n`,
+            );
+            return ["src/App.tsx"];
+          },
+        },
+      ],
+      edges: [{ from: "page", to: "route" }, { from: "upload", to: "route" }],
+    },
+    // The RD sub-agent after the merge reviews it and finds nothing to fix.
+    change: () => Promise.resolve([]),
+  },
+  {
     name: "docs",
     rid: "003-readme-setup",
     type: "docs",
@@ -231,12 +340,15 @@ export function expectedMilestones(s: Scenario): string[] {
     if (round > 0) rounds.push("rd:implemented", "rd:dispatch", "rd:qa-handoff", "qa:running");
     rounds.push("qa:dispatch", `qa:verdict-issued:${verdict}`);
   });
+  // Each level of slices goes out as one dispatch; then RD reviews the merged change.
+  const levels = s.slices ? sliceLevels(s.slices).map(() => "rd:slices") : [];
   return [
     "prd:init",
     "prd:confirmed-by-user",
     "prd:handed-off",
     ...swarm,
     "rd:spec-locked",
+    ...levels,
     "rd:dispatch",
     "rd:implemented",
     "rd:qa-handoff",
@@ -249,4 +361,19 @@ export function expectedMilestones(s: Scenario): string[] {
     "txt:dispatch",
     "txt:finalized",
   ];
+}
+
+/** The slices' levels: a slice's level is one more than its deepest predecessor's. */
+function sliceLevels(slices: NonNullable<Scenario["slices"]>): string[][] {
+  const level = new Map<string, number>();
+  const of = (id: string): number => {
+    if (!level.has(id)) {
+      const before = slices.edges.filter((e) => e.to === id).map((e) => of(e.from));
+      level.set(id, 1 + Math.max(0, ...before));
+    }
+    return level.get(id)!;
+  };
+  const out: string[][] = [];
+  for (const node of slices.nodes) (out[of(node.id) - 1] ??= []).push(node.id);
+  return out;
 }

@@ -122,7 +122,13 @@ export async function playSubAgent(ctx: Context, prompt: string): Promise<string
   }
   await run(fill(beat, { "0-100": "50", stage: "writing", "what you are doing": "writing" }));
   const written = await deliver(ctx, brief);
-  const product = brief.role === "rd" ? await ctx.scenario.change(walk.root, ctx.round) : [];
+  if (brief.role === "rd-planning" && ctx.scenario.slices) await planSlices(ctx, brief);
+  const slice = isolatedSlice(ctx, brief);
+  const product = slice
+    ? await slice.spec.change(slice.dir)
+    : brief.role === "rd"
+    ? await ctx.scenario.change(walk.root, ctx.round)
+    : [];
   const register = commandIn(text, "peaks sub-agent artifact");
   for (const path of written) {
     await run(
@@ -133,6 +139,46 @@ export async function playSubAgent(ctx: Context, prompt: string): Promise<string
   await run(fill(share, { "artefact metas JSON": JSON.stringify(written) }));
   await run(commandIn(text, "peaks sub-agent heartbeat", ["--status done"]));
   return returnJson(ctx, brief, [...written, ...product]);
+}
+
+/**
+ * RD planning found the change splits: the slice DAG where the brief says to write it, in the
+ * format it shows, then the check it names.
+ */
+async function planSlices(ctx: Context, brief: Brief): Promise<void> {
+  const values = { sid: brief.sessionId, rid: brief.rid };
+  const path = /`(\.peaks\/_runtime\/<sid>\/rd\/slices-<rid>\.json)`/.exec(brief.text)?.[1];
+  if (!path) throw new WalkFailure("the rd-planning brief does not say where a slice DAG goes");
+  const { nodes, edges } = ctx.scenario.slices!;
+  const dag = {
+    nodes: nodes.map((n) => ({
+      id: n.id,
+      role: "rd",
+      prompt: n.task,
+      owns: n.owns,
+      isolation: "worktree",
+    })),
+    edges,
+  };
+  const absolute = join(ctx.walk.root, fill(path, values));
+  await Deno.mkdir(absolute.replace(/\/[^/]*$/, ""), { recursive: true });
+  await Deno.writeTextFile(absolute, `${JSON.stringify(dag, null, 2)}\n`);
+  await ctx.walk.peaks(
+    fill(commandIn(brief.text, "peaks swarm slices"), values),
+    "sub-agent",
+    ctx.phase,
+  );
+}
+
+/** An isolated slice's brief: which slice of the scenario it is and the worktree it works in. */
+function isolatedSlice(ctx: Context, brief: Brief) {
+  if (!/^## Your worktree \(isolated slice\)$/m.test(brief.text)) return undefined;
+  const id = /^- Slice: ([^;\s]+);/m.exec(brief.text)?.[1];
+  const spec = ctx.scenario.slices?.nodes.find((n) => n.id === id);
+  if (!spec) throw new WalkFailure(`the brief names slice ${id}, which the scenario does not plan`);
+  const dir = /not in the project root: (\S+)/.exec(brief.text)?.[1];
+  if (!dir) throw new WalkFailure(`the brief of slice ${id} names no worktree to work in`);
+  return { spec, dir };
 }
 
 /** Writes each deliverable the brief lists, with the lines it names. */

@@ -100,11 +100,15 @@ export class Walk {
     readonly mutate?: (command: string, envelope: Envelope) => void,
   ) {}
 
-  /** Runs one `peaks …` line as written; any failure or no-op ends the walk. */
+  /**
+   * Runs one `peaks …` line as written; any failure or no-op ends the walk, except an exit 3 whose
+   * code the skill tells the caller to act on (`refusals`).
+   */
   async peaks(
     command: string | string[],
     actor: Actor,
     phase = this.phase,
+    refusals: string[] = [],
   ): Promise<{ envelope?: Envelope; stdout: string }> {
     const words = typeof command === "string" ? shellWords(command) : command;
     const line = typeof command === "string" ? command : words.join(" ");
@@ -126,6 +130,9 @@ export class Walk {
       console.error(
         `[${actor}/${phase}] ${line} -> ${result.code}\n${result.stdout.slice(0, TRACE_BYTES)}`,
       );
+    }
+    if (result.code === 3 && envelope?.code && refusals.includes(envelope.code)) {
+      return { envelope, stdout: result.stdout };
     }
     if (result.code !== 0) {
       throw new WalkFailure(
@@ -195,7 +202,8 @@ export function milestoneOf(words: string[], envelope: Envelope | undefined): st
   if (command === "swarm plan" && !envelope?.data?.needsChoice) return "swarm:plan";
   if (command === "swarm converge") return "swarm:converge";
   if (command === "sub-agent dispatch") {
-    return words.includes("--from-dag") ? "swarm:dispatch" : `${words[3]}:dispatch`;
+    if (!words.includes("--from-dag")) return `${words[3]}:dispatch`;
+    return flag("--batch-id")?.startsWith("slices-") ? "rd:slices" : "swarm:dispatch";
   }
   return undefined;
 }
@@ -209,7 +217,9 @@ export function phaseOf(words: string[], current: string): string {
   }
   if (command === "swarm plan" || command === "swarm converge") return "swarm";
   if (command === "sub-agent dispatch") {
-    return words.includes("--from-dag") ? "swarm" : words[3];
+    if (!words.includes("--from-dag")) return words[3];
+    return words.some((w) => w.startsWith("slices-")) ? "rd" : "swarm";
   }
+  if (command === "swarm slices") return "rd";
   return current;
 }

@@ -1,9 +1,11 @@
 /**
  * The literal-agent walk: an orchestrator that follows the peaks-code skill and the envelopes'
- * first nextAction, and sub-agents that follow their briefs, take three requests to
- * `txt finalized` on the demo's sample project. A reordered nextAction makes the walk fail.
+ * first nextAction, and sub-agents that follow their briefs, take four requests to
+ * `txt finalized` on the demo's sample project, one of them implemented in slices, each in its own
+ * worktree. A reordered nextAction makes the walk fail.
  */
-import { assert, assertEquals, assertRejects } from "@std/assert";
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
+import { join } from "../../lib/core/std.ts";
 import { scenario } from "./scenarios.ts";
 import { formatSummary, summarize, walkScenario } from "./walker.ts";
 import { type Envelope, WalkFailure } from "./walk.ts";
@@ -16,7 +18,10 @@ Deno.test("a literal agent takes a feature request to txt finalized within the b
   console.log(formatSummary(report));
   assertEquals(report.milestones.at(-1), "txt:finalized");
   assert(report.milestones.includes("ui:handed-off"), "the UI lock is part of the path");
-  assertEquals(report.calls.filter((c) => c.code !== 0), []);
+  // The one refusal is the skill's check for slices before RD's dispatch (SLICES_NOT_FOUND).
+  assertEquals(report.calls.filter((c) => c.code !== 0).map((c) => c.command), [
+    `peaks swarm slices --rid ${scenario("feature").rid} --json`,
+  ]);
   const s = summarize(report);
   assert(s.orchestratorBytes <= FEATURE_BUDGET.bytes, `${s.orchestratorBytes} bytes`);
   assert(s.orchestratorCalls <= FEATURE_BUDGET.calls, `${s.orchestratorCalls} calls`);
@@ -29,6 +34,45 @@ Deno.test("a literal agent takes a backend bugfix through one repair round to tx
   assertEquals(report.milestones.filter((m) => m === "rd:dispatch").length, 2);
   assert(report.milestones.includes("qa:verdict-issued:return-to-rd"));
   assert(!report.milestones.some((m) => m.startsWith("ui:")), "a backend fix has no UI step");
+});
+
+Deno.test("a literal agent takes a sliced feature through its worktrees, merged in DAG order, to txt finalized", async () => {
+  const sliced = scenario("sliced");
+  const report = await walkScenario(sliced, {
+    inspect: async (root, walk) => {
+      // Every slice's change is in the main tree, uncommitted; no worktree or slice branch is left.
+      for (const node of sliced.slices!.nodes) {
+        for (const file of node.owns) {
+          assert(await Deno.stat(join(root, file)).then(() => true, () => false), file);
+        }
+      }
+      assertStringIncludes(
+        await Deno.readTextFile(join(root, "src", "App.tsx")),
+        "// route: /members/:id -> ProfilePage",
+      );
+      const worktrees = (await walk.git("git worktree list --porcelain")).split("\n")
+        .filter((l) => l.startsWith("worktree "));
+      assertEquals(worktrees.length, 1, worktrees.join(", "));
+      assertEquals(await walk.git("git branch --list peaks/*"), "");
+      // Merged as working-tree changes: nothing was committed.
+      assertEquals(await walk.git("git log --format=%s"), "team-directory 0.3.0\n");
+    },
+  });
+  console.log(formatSummary(report));
+  assertEquals(report.milestones.at(-1), "txt:finalized");
+  // Two levels of slices, then the one RD sub-agent that reviews the merged change.
+  const rd = report.milestones.slice(report.milestones.indexOf("rd:spec-locked"));
+  assertEquals(rd.slice(0, 5), [
+    "rd:spec-locked",
+    "rd:slices",
+    "rd:slices",
+    "rd:dispatch",
+    "rd:implemented",
+  ]);
+  assertEquals(report.calls.filter((c) => c.code !== 0), []);
+  // Each slice was reviewed in its own worktree before its finalize merged it.
+  const reviews = report.calls.filter((c) => /^git -C \S+ diff$/.test(c.command));
+  assertEquals(reviews.length, sliced.slices!.nodes.length);
 });
 
 Deno.test("a literal agent takes a docs change, which skips the swarm, to txt finalized", async () => {

@@ -7,7 +7,9 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
 import { runPeaks, type RunResult } from "../support/cli.ts";
-import { exists, tempDir } from "../support/temp.ts";
+import { exists, tempDir, writeText } from "../support/temp.ts";
+import { fillPlaceholders } from "../support/request_fixture.ts";
+import { prdText } from "../support/swarm.ts";
 import { detachedEnv, fakeVendors, type Script, waitForExit } from "../support/detached.ts";
 import { runNextAction } from "../support/next_actions.ts";
 import { recordPathOf } from "../support/subagent.ts";
@@ -40,8 +42,12 @@ function peaks(w: World, args: string[]): Promise<RunResult> {
 }
 
 /** `swarm slices`, then its nextAction with the detached stand-in; waits for every vendor. */
-async function runSlices(w: World, nodes: SliceNode[]): Promise<Record<string, string>> {
-  await writeSliceDag(w.root, w.sid, nodes);
+async function runSlices(
+  w: World,
+  nodes: SliceNode[],
+  edges: Array<{ from: string; to: string }> = [],
+): Promise<Record<string, string>> {
+  await writeSliceDag(w.root, w.sid, nodes, edges);
   const checked = await peaks(w, ["swarm", "slices", "--rid", "r1"]);
   assertEquals(checked.code, 0, checked.stdout);
   const sent = await runNextAction(
@@ -108,6 +114,81 @@ Deno.test("three slices of one level edit disjoint files in parallel: all land i
   for (const row of listed.json.data.records) {
     assertEquals([row.worktree.state, row.worktree.path], ["merged", null]);
   }
+});
+
+Deno.test("the workflow waits for every slice, sends the next level, then one RD sub-agent reviews the merged change", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w = await world(dir.path, "slice");
+  // A handed-off PRD and its RD request at spec-locked: the implementation is the next step.
+  await writeText(
+    join(w.root, `.peaks/_runtime/${w.sid}/prd/requests/r1.md`),
+    prdText("r1", "feature", "handed-off", "Add three files."),
+  );
+  const init = await peaks(w, [
+    "request",
+    "init",
+    "--role",
+    "rd",
+    "--id",
+    "r1",
+    "--type",
+    "feature",
+    "--apply",
+  ]);
+  assertEquals(init.code, 0, init.stdout);
+  await fillPlaceholders(join(w.root, `.peaks/_runtime/${w.sid}/rd/requests/r1.md`));
+  await writeText(join(w.root, `.peaks/_runtime/${w.sid}/rd/tech-doc.md`), "# r1\n\nthe plan\n");
+  const locked = await peaks(w, [
+    "request",
+    "transition",
+    "r1",
+    "--role",
+    "rd",
+    "--state",
+    "spec-locked",
+  ]);
+  assertEquals(locked.code, 0, locked.stdout);
+  assertMatch(locked.json.nextActions[0], /^peaks sub-agent dispatch rd --request-id r1 /);
+
+  const first = await runSlices(w, [{ id: "a" }, { id: "b" }, { id: "c" }], [
+    { from: "a", to: "c" },
+    { from: "b", to: "c" },
+  ]);
+  // A slice of the level still open: the workflow waits for it.
+  const a = await finalize(w, first.a);
+  assertEquals(a.json.nextActions, []);
+  assertMatch(a.json.data.waitingFor, /^the RD slices: finalize b/);
+  // The level merged: the next step is the next level of the same batch.
+  const b = await finalize(w, first.b);
+  const level2 = b.json.nextActions[0];
+  assertMatch(
+    level2,
+    /^peaks sub-agent dispatch --from-dag \S+slices-r1\.json --batch-id slices-r1-/,
+  );
+  const sent = await runNextAction(`${level2} --mode detached --vendor claude`, {
+    cwd: w.root,
+    env: w.env,
+  });
+  assertEquals(sent.code, 0, sent.stdout);
+  await waitForExit(join(w.root, sent.json.data.detached[0].runDir));
+  const c = await finalize(w, recordPathOf(w.root, sent.json.data.records[0]));
+  assertEquals(c.json.data.slices.map((s: { action: string }) => s.action), [
+    "unchanged",
+    "unchanged",
+    "merged",
+  ]);
+  assertEquals(await read(w, "src/rd-c.txt"), "written by rd-c\n");
+
+  // Every slice merged: RD's dispatch is next, and swarm slices says so too.
+  assertMatch(c.json.nextActions[0], /^peaks sub-agent dispatch rd --request-id r1 /);
+  const checked = await peaks(w, ["swarm", "slices", "--rid", "r1"]);
+  assertEquals([checked.code, checked.json.data.complete], [0, true], checked.stdout);
+  assertEquals(checked.json.nextActions, c.json.nextActions);
+  const review = await runNextAction(c.json.nextActions[0], { cwd: w.root, env: w.env });
+  assertEquals(review.code, 0, review.stdout);
+  const task = JSON.parse(await read(w, recordPathOf(w.root, review.json.data.record))).prompt;
+  assertStringIncludes(task, "RD's implementation slices (a, b, c) are merged");
+  assertStringIncludes(task, "rd/code-review.md");
 });
 
 Deno.test("two slices change the same lines: SLICE_CONFLICT names both, the refused one leaves the main tree alone, both patches stay", async () => {
@@ -276,6 +357,36 @@ Deno.test("Claude Code with uncommitted changes, and a host without worktree iso
     env: w.env,
   });
   assertStringIncludes(status.stdout, "rd-c: worktree ready .git/peaks-worktrees/");
+});
+
+Deno.test("Claude Code's worktrees in .claude/worktrees and the local settings file are not changes of the main tree", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w: World = { root: dir.path, sid: "", env: { ...GIT_ENV, CLAUDECODE: "1" } };
+  w.sid = await sliceRepo(w.root, w.env);
+  // What Claude Code leaves in the main tree, untracked and not ignored: a worktree of an
+  // earlier agent (with a change in it) and the settings file `peaks permissions install` writes.
+  const old = join(w.root, ".claude", "worktrees", "agent-old");
+  await git(w.root, "worktree", "add", "-q", "-b", "worktree-agent-old", old);
+  await Deno.writeTextFile(join(old, "src", "shared.txt"), "changed by an earlier agent\n");
+  await writeText(join(w.root, ".claude", "settings.local.json"), "{}\n");
+  const rel = await writeSliceDag(w.root, w.sid, [{ id: "a" }, { id: "b" }]);
+  const sent = await peaks(w, ["sub-agent", "dispatch", "--from-dag", rel, "--request-id", "r1"]);
+  assertEquals(sent.code, 0, sent.stdout);
+  assertEquals(sent.json.warnings, []);
+  for (const call of sent.json.data.toolCalls) assertEquals(call.args.isolation, "worktree");
+
+  // With a real change, peaks makes the worktrees from a snapshot that leaves both out.
+  await Deno.writeTextFile(join(w.root, "src", "shared.txt"), "uncommitted\n");
+  const other = await writeSliceDag(w.root, w.sid, [{ id: "c" }, { id: "d" }], [], "r2");
+  const own = await peaks(w, ["sub-agent", "dispatch", "--from-dag", other, "--request-id", "r1"]);
+  assertEquals(own.code, 0, own.stdout);
+  assert(own.json.warnings.some((x: { code: string }) => x.code === "HOST_ISOLATION_SKIPPED"));
+  const slice = join(w.root, own.json.data.slices[0].worktree);
+  assertEquals(
+    await read(w, `${own.json.data.slices[0].worktree}/src/shared.txt`),
+    "uncommitted\n",
+  );
+  assert(!(await exists(join(slice, ".claude"))), "no host worktree or local settings in a slice");
 });
 
 Deno.test("a commit made inside a worktree is UNAUTHORIZED_COMMIT, and its change still comes back", async () => {

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
 import { checkSkillFile } from "../../lib/core/skills/_frontmatter.ts";
+import { sectionFor } from "../../lib/subagent/dispatch/_role_section.ts";
 import { REPO } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { checkSkillsTree, commandMentions, markdownFiles } from "../support/skill_contract.ts";
@@ -124,14 +125,19 @@ Deno.test("the orchestrator checks that peaks is installed and names every insta
 });
 
 Deno.test("the skills say when to slice the implementation and how to read a slice conflict", async () => {
-  const rd = await prose("peaks-rd/SKILL.md");
+  const rdSkill = await Deno.readTextFile(join(REPO, "skills", "peaks-rd", "SKILL.md"));
   const code = await prose("peaks-code/SKILL.md");
   const slices = await prose("peaks-code/references/slices.md");
-  assertMatch(rd, /Slice only when the change splits into parts that touch different files/);
-  assertMatch(rd, /rd\/slices-<rid>\.json/);
-  assertMatch(rd, /peaks swarm slices --rid <rid> --json/);
-  assertMatch(rd, /When you run as an isolated slice/);
+  // In the sections the briefs carry: RD planning's (it writes the slices) and RD's (a slice).
+  const planning = sectionFor(rdSkill, "rd-planning")!.body.replace(/\s+/g, " ");
+  assertMatch(planning, /Slice only when the change splits into parts that touch different files/);
+  assertMatch(planning, /rd\/slices-<rid>\.json/);
+  assertMatch(planning, /peaks swarm slices --rid <rid> --json/);
+  const rd = sectionFor(rdSkill, "rd")!.body.replace(/\s+/g, " ");
+  assertMatch(rd, /### As an isolated slice/);
+  assertMatch(rd, /Skip the code review/);
   assertMatch(code, /peaks swarm slices --rid <rid> --json/);
+  assertMatch(code, /`data\.complete`/);
   assertMatch(slices, /SLICE_CONFLICT/);
   for (const choice of ["commands.keepMain", "commands.keepSlice", "commands.redo"]) {
     assertMatch(slices, new RegExp(choice.replace(".", "\\.")));

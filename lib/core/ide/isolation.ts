@@ -1,9 +1,11 @@
 /**
  * Hosts whose own sub-agent tool can run a sub-agent in a git worktree, and
  * the argument that asks for it. Claude Code's Agent tool (Task) takes
- * `isolation: "worktree"`: a temporary worktree per sub-agent, removed when
- * unchanged, its path and branch reported in the tool result. Other hosts get
- * a worktree peaks makes itself.
+ * `isolation: "worktree"`: a worktree per sub-agent made from HEAD
+ * (`.claude/worktrees/agent-<id>` on branch `worktree-agent-<id>`, Claude
+ * Code 2.1.328), removed when unchanged, else kept and named (`worktreePath`,
+ * `worktreeBranch`) in the notification that the agent finished. Other hosts
+ * get a worktree peaks makes itself.
  */
 import type { IdeEntry } from "./ide.ts";
 

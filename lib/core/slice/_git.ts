@@ -13,8 +13,19 @@ import { exists } from "../fs/files.ts";
 import type { RepoPlace, SliceNames } from "./place.ts";
 import { isPeaksWorktreePath } from "./place.ts";
 
-/** peaks' own files never travel between trees (a slice's artefacts go to the main project). */
-const EXCLUDES = [":(exclude,glob)**/.peaks/**"];
+/**
+ * What never travels between trees, nor makes the main tree count as changed:
+ * peaks' own files (a slice's artefacts go to the main project); Claude Code's
+ * worktrees, which it makes inside the main tree under `.claude/worktrees/`
+ * without ignoring them (a checkout there would be read as an embedded
+ * repository); and the personal `.claude/settings.local.json` that
+ * `peaks permissions install` writes, which no slice may change.
+ */
+const EXCLUDES = [
+  ":(exclude,glob)**/.peaks/**",
+  ":(exclude,glob)**/.claude/worktrees/**",
+  ":(exclude,glob)**/.claude/settings.local.json",
+];
 
 /** The identity of snapshot commits: they are peaks' bookkeeping, not anyone's work. */
 const IDENTITY = {

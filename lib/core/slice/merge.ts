@@ -162,7 +162,7 @@ async function captureOrNone(cx: StepContext, entry: SliceEntry): Promise<SliceE
       code: "SLICE_NO_WORKTREE",
       message: `No worktree was reported for ${
         wt.node ?? entry.record.role
-      }: Claude Code removes an isolated worktree that has no changes. If the Agent result named a worktreePath, finalize again with --worktree <that path>.`,
+      }: Claude Code removes an isolated worktree that has no changes. If the notification that the agent finished named a worktreePath, finalize again with --worktree <that path>.`,
       recordPath: shownRecord(cx, entry),
     });
     return await setWorktree(cx, entry, {

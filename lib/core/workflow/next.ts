@@ -15,6 +15,7 @@ import { checkRequirements } from "../request/requirements.ts";
 import { lintText } from "../request/lint.ts";
 import { readWorkflow, subAgentStage, type WorkflowState } from "./state.ts";
 import { type Phase, PHASES } from "./follow.ts";
+import { currentSliceRun, isSliceRecord, type SliceRun } from "./slices.ts";
 
 export { type Phase, PHASES };
 
@@ -204,9 +205,19 @@ async function fromRd(c: Ctx): Promise<NextStep> {
   }
 }
 
-/** RD's sub-agent implements: dispatch it, wait for it, then move the RD request. */
+/**
+ * RD's sub-agent implements: dispatch it, wait for it, then move the RD request. When RD planning
+ * sliced the work, the slices go first (each merged back at its finalize), then one RD sub-agent
+ * reviews the merged change as a whole and writes the code review.
+ */
 async function implementation(c: Ctx, rd: RequestDocument, to: string): Promise<NextStep> {
-  const stage = subAgentStage(c.state, "rd", rd.meta.updatedAt);
+  const { project, sessionId } = c.session;
+  const { rid, records } = c.state;
+  const slices = await currentSliceRun(project, sessionId, rid, records, rd.meta.updatedAt);
+  if (slices && !slices.complete) return sliceStep(c, slices);
+  const since = slices?.lastAt ?? rd.meta.updatedAt;
+  const own = { ...c.state, records: records.filter((r) => !isSliceRecord(r, rid)) };
+  const stage = subAgentStage(own, "rd", since);
   switch (stage.kind) {
     case "none":
       return dispatch(c, "rd");
@@ -217,6 +228,37 @@ async function implementation(c: Ctx, rd: RequestDocument, to: string): Promise<
     default:
       return waiting(PHASES.rd, "the RD sub-agent: finalize it when it returns");
   }
+}
+
+/** The slices still out: wait for them, let the user decide a failed one, or send the next level. */
+function sliceStep(c: Ctx, slices: SliceRun): NextStep {
+  if (slices.open.length) {
+    return waiting(
+      PHASES.rd,
+      `the RD slices: finalize ${slices.open.join(", ")} as each returns (merged in DAG order)`,
+    );
+  }
+  if (slices.failed.length) {
+    return waiting(
+      PHASES.rd,
+      `the user: the RD slice(s) ${
+        slices.failed.join(", ")
+      } failed or conflict (peaks sub-agent list)`,
+    );
+  }
+  return {
+    phase: PHASES.rd,
+    command: command(c, [
+      "sub-agent",
+      "dispatch",
+      "--from-dag",
+      slices.source,
+      "--batch-id",
+      slices.batchId,
+      "--request-id",
+      c.state.rid,
+    ]),
+  };
 }
 
 async function fromQa(c: Ctx): Promise<NextStep> {

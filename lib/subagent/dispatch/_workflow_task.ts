@@ -12,7 +12,8 @@ import type { RequestDocument } from "../../core/request/file.ts";
 import { gateRequirements } from "../../core/request/prerequisites.ts";
 import { deliverBlock } from "../../core/workflow/deliverables.ts";
 import { peaksLine } from "../../core/shell.ts";
-import { readWorkflow } from "../../core/workflow/state.ts";
+import { readWorkflow, type WorkflowState } from "../../core/workflow/state.ts";
+import { currentSliceRun } from "../../core/workflow/slices.ts";
 
 export const WORKFLOW_ROLES = ["rd", "qa", "txt"] as const;
 export type WorkflowRole = (typeof WORKFLOW_ROLES)[number];
@@ -53,7 +54,7 @@ export async function workflowTask(
   }\`.`;
   switch (role) {
     case "rd":
-      return await rdTask(input, state.requests, head);
+      return await rdTask(input, state, head);
     case "qa":
       return await qaTask(input, state.requests, head);
     case "txt":
@@ -63,11 +64,13 @@ export async function workflowTask(
 
 type Requests = Awaited<ReturnType<typeof readWorkflow>>["requests"];
 
-async function rdTask(input: TaskInput, requests: Requests, head: string) {
+async function rdTask(input: TaskInput, state: WorkflowState, head: string) {
   const { project, sessionId, rid } = input;
+  const { requests } = state;
   const rd = requests.rd;
   const qa = requests.qa;
   if (!rd) return undefined;
+  const slices = await currentSliceRun(project, sessionId, rid, state.records, rd.meta.updatedAt);
   const { layout } = project;
   const read = await existing(project, [
     layout.rdTechDoc(sessionId),
@@ -77,8 +80,13 @@ async function rdTask(input: TaskInput, requests: Requests, head: string) {
   ]);
   const rework = qa?.meta.state === "verdict-issued" && qa.meta.verdict === "return-to-rd";
   const gate = await gateRequirements(project, sessionId, rd.meta, "qa-handoff");
+  const merged = slices?.complete
+    ? `RD's implementation slices (${
+      slices.nodes.join(", ")
+    }) are merged into the project as uncommitted changes. You review the merged change as one: read all of it (\`git status --short --untracked-files=all\`, \`git diff\`; new files show as ??), make the slices fit together where they do not, and run the project's tests.`
+    : undefined;
   return [
-    `You implement it as RD. ${head}`,
+    merged ? `${merged} ${head}` : `You implement it as RD. ${head}`,
     ...(read.length ? [`Read:\n${readList(read)}`] : []),
     ...(rework
       ? [
@@ -88,7 +96,9 @@ async function rdTask(input: TaskInput, requests: Requests, head: string) {
       ]
       : []),
     deliverBlock(project.root, "the hand-off to QA checks it", gate, [
-      "- the code change, as an uncommitted working-tree diff",
+      merged
+        ? "- any fix, as an uncommitted working-tree diff"
+        : "- the code change, as an uncommitted working-tree diff",
     ]),
   ].join("\n\n");
 }

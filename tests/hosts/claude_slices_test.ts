@@ -1,0 +1,264 @@
+/**
+ * Implementation slices through the real Claude Code, in -p mode. A
+ * repository with one commit and nothing uncommitted but what peaks' setup
+ * wrote (`.peaks/`, the local settings of `peaks permissions install`) holds
+ * a slice DAG of two disjoint slices at one level, both
+ * `"isolation": "worktree"`. The scripted orchestrator checks it
+ * with `peaks swarm slices`, runs its nextAction (`dispatch --from-dag`),
+ * and issues the envelope's Agent calls unchanged, `isolation: "worktree"`
+ * included. The real host makes a git worktree per sub-agent and starts each
+ * sub-agent in it; the scripted sub-agent reads its pointer brief, asks git
+ * where it is, writes the file it owns there, heartbeats and returns its
+ * JSON with that worktree. The orchestrator finalizes each slice with
+ * `--worktree <worktreePath>` from the host's completion notification, and
+ * peaks merges both changes into the main tree and removes the worktrees.
+ */
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import { join } from "../../lib/core/std.ts";
+import { briefFacts, envelopeIn } from "./support/claude_flow.ts";
+import { CLAUDE } from "./support/hosts.ts";
+import { HOST_TIMEOUT_MS, readJson, world } from "./support/scenario.ts";
+import {
+  type Call,
+  type Exchange,
+  sideAnswer,
+  text,
+  tools,
+  type Turn,
+  type View,
+} from "./support/standin.ts";
+import { recordPathOf } from "../support/subagent.ts";
+
+const ASK = "Build the slices of r1 with peaks. [slices]";
+const RID = "r1";
+const SLICES = [
+  { id: "api", file: "src/api.txt" },
+  { id: "page", file: "src/page.txt" },
+];
+
+/** What the host's completion notification of one background agent says. */
+interface Notification {
+  toolUseId: string;
+  result: string;
+  worktreePath: string | null;
+}
+
+function notifications(view: View): Notification[] {
+  const all = `${view.userText}\n${view.system}`;
+  return [...all.matchAll(/<task-notification>([\s\S]*?)<\/task-notification>/g)].map((m) => ({
+    toolUseId: m[1].match(/<tool-use-id>(\S+)<\/tool-use-id>/)?.[1] ?? "",
+    result: m[1].match(/<result>([\s\S]*?)<\/result>/)?.[1] ?? "",
+    worktreePath: m[1].match(/<worktreePath>(\S+)<\/worktreePath>/)?.[1] ?? null,
+  }));
+}
+
+interface Block {
+  type: string;
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** The tool_use blocks of the orchestrator's n-th answer, as the host sent them back. */
+function toolUses(exchange: Exchange, answer: number): Block[] {
+  const answers = exchange.body.messages.filter((m: { role: string }) => m.role === "assistant");
+  return answers[answer].content.filter((b: Block) => b.type === "tool_use");
+}
+
+Deno.test(
+  "claude-code slices: Agent calls with isolation worktree, the host's worktrees merged back at finalize",
+  {
+    sanitizeOps: false,
+    sanitizeResources: false,
+  },
+  async () => {
+    let project = "";
+    // deno-lint-ignore no-explicit-any
+    let checked: any;
+    // deno-lint-ignore no-explicit-any
+    let envelope: any;
+    /** Tool-use id of each finalized agent -> the finalize command run for it. */
+    const finalized = new Map<string, string>();
+    const seen: Notification[] = [];
+    /** Slice -> the directory git named as the sub-agent's top level. */
+    const startedIn = new Map<string, string>();
+    const orchestrator = (view: View, exchange: Exchange): Turn => {
+      const last = view.toolResults.at(-1) ?? "";
+      if (view.turn === 0) return tools(CLAUDE.shell(`peaks swarm slices --rid ${RID} --json`));
+      if (view.turn === 1) {
+        checked = envelopeIn(last);
+        return tools(CLAUDE.shell(checked.nextActions[0]));
+      }
+      if (view.turn === 2) {
+        envelope = envelopeIn(last);
+        // Every call of the level exactly as the envelope carries it, in one message.
+        return tools(
+          ...envelope.data.toolCalls.map((c: { name: string; args: Record<string, unknown> }) => ({
+            name: c.name,
+            input: c.args,
+          })),
+        );
+      }
+      // The Agent calls were the third answer: their tool-use ids map notifications to records.
+      const ids = toolUses(exchange, 2).map((b) => b.id);
+      const pending = notifications(view).filter((n) => !finalized.has(n.toolUseId));
+      if (pending.length) {
+        seen.push(...pending);
+        return tools(...pending.map((n): Call => {
+          const record = envelope.data.records[ids.indexOf(n.toolUseId)];
+          const json = n.result.match(/\{"role"[^\n]*\}/)?.[0] ?? "";
+          const worktree = n.worktreePath ? ` --worktree ${n.worktreePath}` : "";
+          const command =
+            `peaks sub-agent finalize --record ${record} --outcome done --result-json '${json}'${worktree} --json`;
+          finalized.set(n.toolUseId, command);
+          return CLAUDE.shell(command);
+        }));
+      }
+      return text(finalized.size === SLICES.length ? "Both slices are merged." : "Waiting.");
+    };
+    const subAgent = (view: View): Turn => {
+      const pointer = view.userText.match(
+        /Run `(peaks sub-agent brief --record [^`]+)` and follow it/,
+      );
+      if (!pointer) throw new Error(`no pointer brief in ${view.userText.slice(0, 300)}`);
+      if (view.turn === 0) return tools(CLAUDE.shell(pointer[1]));
+      const brief = view.toolResults[0];
+      const facts = briefFacts(brief);
+      const slice = SLICES.find((s) => brief.includes(`- Slice: ${s.id};`));
+      if (!slice) throw new Error(`no slice named in the brief: ${brief.slice(0, 2000)}`);
+      const here = view.toolResults[1]?.trim() ?? "";
+      switch (view.turn) {
+        case 1:
+          // The brief asks for the top level git names in the sub-agent's directory.
+          return tools(CLAUDE.shell("git rev-parse --show-toplevel"));
+        case 2:
+          startedIn.set(slice.id, here);
+          return tools(CLAUDE.write(join(here, slice.file), `built by slice ${slice.id}\n`));
+        case 3:
+          return tools(
+            CLAUDE.shell(
+              `peaks sub-agent heartbeat --record ${facts.record} --project ${project} --status done --progress 100 --note completed --json`,
+            ),
+          );
+        default:
+          return text(
+            `Slice built.\n${
+              JSON.stringify({
+                role: facts.role,
+                rid: facts.rid,
+                status: "ok",
+                artefacts: [],
+                warnings: [],
+                blockedReason: null,
+                reason: null,
+                diffSummary: `added ${slice.file}`,
+                worktree: here,
+              })
+            }`,
+          );
+      }
+    };
+    await using w = await world(CLAUDE, (view: View, exchange: Exchange) => {
+      if (view.tools.length === 0) return sideAnswer(view);
+      if (view.userText.includes(ASK)) return orchestrator(view, exchange);
+      return subAgent(view);
+    });
+    project = w.sandbox.project;
+    const git = async (...args: string[]) => {
+      const out = await w.sandbox.run("git", { args, timeoutMs: 30_000 });
+      assertEquals(out.code, 0, out.stderr);
+      return out.stdout;
+    };
+    const init = await w.sandbox.peaks(["workspace", "init", "--json"]);
+    assertEquals(init.code, 0, init.stdout + init.stderr);
+    const allow = await w.sandbox.peaks(["permissions", "install", "--json"]);
+    assertEquals(allow.code, 0, allow.stdout + allow.stderr);
+    // RD planning's slice DAG: two disjoint slices at one level, each in its own worktree.
+    const sid = init.json.data.sessionId;
+    const dagPath = join(project, ".peaks", "_runtime", sid, "rd", `slices-${RID}.json`);
+    await Deno.mkdir(join(dagPath, ".."), { recursive: true });
+    await Deno.writeTextFile(
+      dagPath,
+      JSON.stringify({
+        nodes: SLICES.map((s) => ({
+          id: s.id,
+          role: "rd",
+          prompt: `Write ${s.file}.`,
+          owns: [s.file],
+          isolation: "worktree",
+        })),
+        edges: [],
+      }),
+    );
+    const head = await git("rev-parse", "HEAD");
+    // Nothing uncommitted but peaks' own folder and the local settings its permissions install
+    // wrote: neither counts, so the main tree is clean for peaks and the host isolates.
+    const status = () =>
+      git("status", "--porcelain", "--untracked-files=all", "--", ".", ":!.peaks");
+    assertEquals(await status(), "?? .claude/settings.local.json\n");
+
+    const run = await w.sandbox.run("claude", {
+      args: ["-p", "--output-format", "json", "--permission-mode", "acceptEdits"],
+      stdin: ASK,
+      env: w.hostEnv,
+      timeoutMs: HOST_TIMEOUT_MS,
+    });
+    assertEquals(run.code, 0, run.stdout + run.stderr);
+    assertEquals(JSON.parse(run.stdout).permission_denials, []);
+
+    // peaks' envelopes: the slice check, then one host-isolated Agent call per slice.
+    assertEquals(checked.data.levels, [SLICES.map((s) => s.id)]);
+    assertEquals(envelope.data.slices.map((s: { kind: string }) => s.kind), ["host", "host"]);
+    assert(!envelope.warnings.some((x: { code: string }) => x.code === "HOST_ISOLATION_SKIPPED"));
+    // The Agent calls the host received and ran carried the envelope's arguments, isolation included.
+    const orchestration = w.standIn.calls().filter((c) => c.view!.userText.includes(ASK));
+    const fanout = toolUses(orchestration.at(-1)!, 2);
+    assertEquals(fanout.length, SLICES.length);
+    for (const [i, use] of fanout.entries()) {
+      assertEquals(use.name, "Agent");
+      assertEquals(use.input, envelope.data.toolCalls[i].args);
+      assertEquals(use.input.isolation, "worktree");
+    }
+    // The host started each sub-agent in a worktree of its own, and reported it when it finished.
+    const hostDir = join(project, ".claude", "worktrees");
+    assertEquals(seen.length, SLICES.length);
+    for (const slice of SLICES) {
+      const dir = startedIn.get(slice.id) ?? "";
+      assertMatch(dir, new RegExp(`^${hostDir}/agent-[0-9a-f]+$`));
+      assert(seen.some((n) => n.worktreePath === dir), `no notification named ${dir}`);
+    }
+    assertEquals(new Set(startedIn.values()).size, SLICES.length);
+
+    // Finalize merged both slices into the main tree and removed the host's worktrees.
+    const finalizes = orchestration.at(-1)!.view!.toolResults
+      .filter((r) => r.includes('"sub-agent.finalize"'))
+      .map(envelopeIn);
+    assertEquals(finalizes.length, SLICES.length);
+    for (const f of finalizes) assertEquals(f.ok, true, JSON.stringify(f));
+    for (const slice of SLICES) {
+      assertEquals(
+        await Deno.readTextFile(join(project, slice.file)),
+        `built by slice ${slice.id}\n`,
+      );
+    }
+    for (const id of envelope.data.records) {
+      const record = await readJson(join(project, recordPathOf(project, id)));
+      assertEquals([record.status, record.result?.status], ["done", "ok"]);
+      assertEquals(record.worktree.kind, "host");
+      assertEquals(record.worktree.state, "merged");
+      assertStringIncludes(record.worktree.branch, "worktree-agent-");
+    }
+    const listed = (await git("worktree", "list", "--porcelain")).split("\n")
+      .filter((l) => l.startsWith("worktree "));
+    assertEquals(listed, [`worktree ${project}`]);
+    assertEquals(await git("branch", "--list", "worktree-agent-*"), "");
+    assertEquals(await Array.fromAsync(Deno.readDir(hostDir)), []);
+    // Working-tree changes only: nothing committed, nothing staged.
+    assertEquals(await git("rev-parse", "HEAD"), head);
+    assertEquals(await git("diff", "--cached", "--name-only"), "");
+    assertEquals(
+      await status(),
+      ["?? .claude/settings.local.json\n", ...SLICES.map((s) => `?? ${s.file}\n`)].join(""),
+    );
+  },
+);
