@@ -33,12 +33,35 @@ export function shownPrefix(prefix: string[]): string {
   ).map((word) => (/^[\w@%+=:,./<>-]+$/.test(word) ? word : `'${word}'`)).join(" ");
 }
 
-/** Children see only these variables: a throw-away HOME, PATH, the Deno cache, Claude Code. */
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isDirectory) await copyTree(join(from, entry.name), join(to, entry.name));
+    else if (entry.isFile) await Deno.copyFile(join(from, entry.name), join(to, entry.name));
+  }
+}
+
+/**
+ * A Deno cache of the bench's own: the npm packages copied from the usual
+ * cache (so nothing is downloaded), and code caches that only this run's
+ * warm-ups fill. A cache grown by months of other work (a code-cache
+ * database of tens of MB) otherwise weighs on every call's memory.
+ */
+async function benchDenoDir(home: string): Promise<string> {
+  const dir = join(home, ".deno-cache");
+  await copyTree(join(await cacheDir(), "npm"), join(dir, "npm"));
+  return dir;
+}
+
+/**
+ * Children see only these variables: a throw-away HOME, PATH, the bench's own Deno cache, Claude
+ * Code.
+ */
 export async function benchEnv(home: string): Promise<Record<string, string>> {
   return {
     HOME: home,
     PATH: Deno.env.get("PATH") ?? "",
-    DENO_DIR: await cacheDir(),
+    DENO_DIR: await benchDenoDir(home),
     NO_COLOR: "1",
     CLAUDECODE: "1",
   };
