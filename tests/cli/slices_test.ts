@@ -317,7 +317,7 @@ Deno.test("Claude Code: the Agent tool call carries isolation: worktree, and the
   assertEquals(await worktreePaths(w.root), [await Deno.realPath(w.root)]);
 });
 
-Deno.test("Claude Code with uncommitted changes, and a host without worktree isolation, get peaks' own worktrees", async () => {
+Deno.test("Claude Code with uncommitted changes, and a host without worktree isolation, get peaks' own worktrees (Claude Code's under .claude/worktrees)", async () => {
   await using dir = await tempDir("peaks-slices-");
   const w: World = { root: dir.path, sid: "", env: { ...GIT_ENV, CLAUDECODE: "1" } };
   w.sid = await sliceRepo(w.root, w.env);
@@ -329,9 +329,10 @@ Deno.test("Claude Code with uncommitted changes, and a host without worktree iso
   const call = claude.json.data.toolCalls[0];
   assertEquals(call.args.isolation, undefined);
   const slice = claude.json.data.slices[0];
-  assertMatch(slice.worktree, /^\.git\/peaks-worktrees\/p-[0-9a-f]{8}\/r1\/rd-a-/);
+  // Claude Code refuses its sub-agents' writes under .git/, not under .claude/worktrees/.
+  assertMatch(slice.worktree, /^\.claude\/worktrees\/peaks-p-[0-9a-f]{8}\/r1\/rd-a-/);
   const prompt = JSON.parse(await read(w, recordPathOf(w.root, slice.record))).prompt;
-  assertStringIncludes(prompt, slice.worktree.replace(/^\.git/, ""));
+  assertStringIncludes(prompt, join(await Deno.realPath(w.root), slice.worktree));
   // The worktree starts from the main tree as it is, uncommitted change included.
   assertEquals(await read(w, `${slice.worktree}/src/shared.txt`), "uncommitted\n");
 
@@ -351,6 +352,9 @@ Deno.test("Claude Code with uncommitted changes, and a host without worktree iso
   ]);
   assertEquals(cursor.code, 0, cursor.stdout);
   assertEquals(cursor.json.data.slices.map((s: { kind: string }) => s.kind), ["peaks", "peaks"]);
+  for (const s of cursor.json.data.slices) {
+    assertMatch(s.worktree, /^\.git\/peaks-worktrees\/p-[0-9a-f]{8}\/r1\/rd-[cd]-/);
+  }
   assertEquals((await worktreePaths(w.root)).length, 5);
   const status = await runPeaks(["sub-agent", "status", "--batch", "cursor-run"], {
     cwd: w.root,
@@ -358,6 +362,74 @@ Deno.test("Claude Code with uncommitted changes, and a host without worktree iso
   });
   assertStringIncludes(status.stdout, "rd-c: worktree ready .git/peaks-worktrees/");
 });
+
+for (
+  const host of [
+    { name: "Claude Code", env: { CLAUDECODE: "1" }, args: [], root: ".claude/worktrees/peaks-" },
+    { name: "cursor", env: {}, args: ["--ide", "cursor"], root: ".git/peaks-worktrees/" },
+  ] as Array<{ name: string; env: Record<string, string>; args: string[]; root: string }>
+) {
+  Deno.test(`${host.name}, main tree with uncommitted changes: the slice's worktree under ${host.root}…, merged at finalize, orphans there found by cleanup`, async () => {
+    await using dir = await tempDir("peaks-slices-");
+    const w: World = { root: dir.path, sid: "", env: { ...GIT_ENV, ...host.env } };
+    w.sid = await sliceRepo(w.root, w.env);
+    const root = await Deno.realPath(w.root);
+    await Deno.writeTextFile(join(w.root, "src", "shared.txt"), "uncommitted\n");
+    const rel = await writeSliceDag(w.root, w.sid, [{ id: "a", owns: ["src/rd-a.txt"] }]);
+    const sent = await peaks(w, [
+      "sub-agent",
+      "dispatch",
+      "--from-dag",
+      rel,
+      "--request-id",
+      "r1",
+      ...host.args,
+    ]);
+    assertEquals(sent.code, 0, sent.stdout);
+    assertEquals(sent.json.data.toolCalls[0].args.isolation, undefined);
+    const slice = sent.json.data.slices[0];
+    assertEquals(slice.kind, "peaks");
+    assert(slice.worktree.startsWith(`${host.root}p-`), slice.worktree);
+    const wt = join(root, slice.worktree);
+    assertEquals((await worktreePaths(w.root)).sort(), [root, wt].sort());
+    const prompt = JSON.parse(await read(w, recordPathOf(w.root, slice.record))).prompt;
+    assertStringIncludes(prompt, `not in the project root: ${wt}`);
+
+    // The sub-agent writes its file in the worktree; finalize brings it back and removes it.
+    await Deno.writeTextFile(join(wt, "src", "rd-a.txt"), "written in the worktree\n");
+    const done = await finalize(w, slice.record);
+    assertEquals(done.code, 0, done.stdout);
+    assertEquals(done.json.data.slices[0].action, "merged");
+    assertEquals(await read(w, "src/rd-a.txt"), "written in the worktree\n");
+    assertEquals(await read(w, "src/shared.txt"), "uncommitted\n");
+    assert(!(await exists(wt)));
+    assertEquals(await worktreePaths(w.root), [root]);
+    assertEquals(await sliceBranches(w.root), []);
+
+    // A checkout under the same root that no record names is an orphan: listed, then removed.
+    const lost = wt.replace(/\/r1\/[^/]+$/, "/r9/lost");
+    await git(w.root, "worktree", "add", "-q", "-b", "peaks/r9/lost", lost);
+    await Deno.writeTextFile(join(lost, "README.md"), "changed in the orphan\n");
+    const listed = await peaks(w, ["sub-agent", "cleanup", "--orphans"]);
+    assertEquals(listed.code, 0, listed.stdout);
+    assertEquals(
+      listed.json.data.worktreeOrphans.map((o: { path: string }) => o.path),
+      [lost.slice(root.length + 1)],
+      listed.stdout,
+    );
+    const doctor = await peaks(w, ["doctor"]);
+    assert(doctor.json.data.findings.some((f: { id: string }) => f.id === "worktrees.orphans"));
+    const killed = await peaks(w, ["sub-agent", "cleanup", "--orphans", "--kill"]);
+    assertEquals(killed.code, 0, killed.stdout);
+    assertStringIncludes(
+      await read(w, killed.json.data.worktreeOrphans[0].patch),
+      "+changed in the orphan",
+    );
+    assert(!(await exists(lost)));
+    assertEquals(await worktreePaths(w.root), [root]);
+    assertEquals(await sliceBranches(w.root), []);
+  });
+}
 
 Deno.test("Claude Code's worktrees in .claude/worktrees and the local settings file are not changes of the main tree", async () => {
   await using dir = await tempDir("peaks-slices-");

@@ -144,7 +144,12 @@ export async function dropInterrupted(cx: StepContext, entry: SliceEntry): Promi
     record.requestId,
     runNameFor(recordFileOf(entry.path), record.requestId),
   );
-  await removeWorktree(cx.place, names.path, names.branch);
+  // The record names its checkout from the start (under either root); older ones did not.
+  await removeWorktree(
+    cx.place,
+    record.worktree.path ?? names.path,
+    record.worktree.branch ?? names.branch,
+  );
   await failOpenRecord(
     entry.path,
     "its worktree was never finished (the dispatch was interrupted); dispatch the node again",

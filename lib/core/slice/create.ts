@@ -15,7 +15,12 @@ import { runNameFor } from "../detached/runs.ts";
 import { PeaksError } from "../errors.ts";
 import { failOpenRecord } from "../record/terminal.ts";
 import { addWorktree, removeWorktree, snapshotCommit, treeOf, workingTree } from "./_git.ts";
-import { ensureWorktreesRoot, type RepoPlace, sliceNames } from "./place.ts";
+import {
+  ensureWorktreesRoot,
+  type RepoPlace,
+  sliceNames,
+  type WorktreesRootKind,
+} from "./place.ts";
 
 export const TMP_DIR = ".tmp";
 
@@ -54,20 +59,24 @@ export interface CreatedSlice {
   branch: string;
 }
 
-/** One worktree per record (each record's `worktree.state` is `creating`); each record ends `ready`. */
+/**
+ * One worktree per record (each record's `worktree.state` is `creating`),
+ * under the root of that kind; each record ends `ready`.
+ */
 export async function createSliceWorktrees(
   place: RepoPlace,
   recordPaths: string[],
   now: () => Date,
+  kind: WorktreesRootKind = "git",
 ): Promise<CreatedSlice[]> {
-  await ensureWorktreesRoot(place);
+  await ensureWorktreesRoot(place, kind);
   const base = await sliceBase(place);
   const created: CreatedSlice[] = [];
   for (const recordPath of recordPaths) {
     const file = recordFileOf(recordPath);
     const record = await readRecord(recordPath);
     if (!record?.worktree) continue;
-    const names = sliceNames(place, record.requestId, runNameFor(file, record.requestId));
+    const names = sliceNames(place, record.requestId, runNameFor(file, record.requestId), kind);
     await Deno.mkdir(join(names.path, ".."), { recursive: true });
     await addWorktree(place, names, base);
     await updateRecord(recordPath, (r) => {

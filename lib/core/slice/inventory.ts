@@ -22,7 +22,13 @@ import {
   type WorktreeEntry,
 } from "./_git.ts";
 import type { SliceEntry } from "./_steps.ts";
-import { BRANCH_PREFIX, type RepoPlace, sliceNames } from "./place.ts";
+import {
+  BRANCH_PREFIX,
+  type RepoPlace,
+  sliceNames,
+  underWorktreesRoots,
+  worktreesRoots,
+} from "./place.ts";
 import { TMP_DIR } from "./create.ts";
 
 export interface SessionSlice extends SliceEntry {
@@ -74,7 +80,7 @@ export async function sliceRecords(project: Project): Promise<SessionSlice[]> {
   return found;
 }
 
-/** `<root>/<rid>/<run>` folders on disk. */
+/** `<root>/<rid>/<run>` folders on disk, under both roots. */
 async function checkoutsOnDisk(place: RepoPlace): Promise<string[]> {
   const found: string[] = [];
   const list = async (dir: string) => {
@@ -88,9 +94,9 @@ async function checkoutsOnDisk(place: RepoPlace): Promise<string[]> {
     }
     return names;
   };
-  for (const rid of await list(place.worktreesRoot)) {
-    for (const run of await list(join(place.worktreesRoot, rid))) {
-      found.push(join(place.worktreesRoot, rid, run));
+  for (const { root } of worktreesRoots(place)) {
+    for (const rid of await list(root)) {
+      for (const run of await list(join(root, rid))) found.push(join(root, rid, run));
     }
   }
   return found;
@@ -127,7 +133,7 @@ export async function takeInventory(project: Project, place: RepoPlace): Promise
   const known = new Set(
     slices.map((s) => expectedPath(place, s)).filter((p): p is string => p !== null),
   );
-  const ours = (listed ?? []).filter((w) => w.path.startsWith(`${place.worktreesRoot}/`));
+  const ours = (listed ?? []).filter((w) => underWorktreesRoots(place, w.path));
   const byPath = new Map<string, WorktreeEntry>(ours.map((w) => [w.path, w]));
   const orphans: Orphan[] = [];
   for (const path of new Set([...onDisk, ...byPath.keys()])) {

@@ -5,6 +5,11 @@
  * the project ever walks `.git`), on the branch `peaks/<rid>/<run>` named
  * after the dispatch record `dispatch-<rid>-<run>.json`. The project key keeps
  * the slices of two peaks projects in one repository (a monorepo) apart.
+ *
+ * A host that refuses its sub-agents' writes under `.git/` but allows them
+ * under `<top level>/.claude/worktrees/` (Claude Code, in-process) gets them
+ * at `<top level>/.claude/worktrees/peaks-<project key>/<rid>/<run>` instead,
+ * next to the host's own worktrees; every reader handles both roots.
  */
 import { isAbsolute, join, relative, resolve, SEPARATOR } from "../std.ts";
 import { PeaksError } from "../errors.ts";
@@ -13,6 +18,11 @@ import { runGit } from "../project/git.ts";
 import { shortHash } from "../record/names_light.ts";
 
 export const WORKTREES_DIR = "peaks-worktrees";
+/** Where a host keeps its own worktrees inside the main tree (Claude Code). */
+export const HOST_WORKTREES_DIR = [".claude", "worktrees"] as const;
+
+/** Which root a slice's worktree goes under: the git directory, or the host's worktrees folder. */
+export type WorktreesRootKind = "git" | "host";
 export const BRANCH_PREFIX = "peaks/";
 
 export interface RepoPlace {
@@ -24,6 +34,8 @@ export interface RepoPlace {
   projectRel: string;
   /** This project's slice worktrees: `<commonDir>/peaks-worktrees/<key>`. */
   worktreesRoot: string;
+  /** The same in the host's folder: `<toplevel>/.claude/worktrees/peaks-<key>`. */
+  hostWorktreesRoot: string;
 }
 
 function inside(root: string, candidate: string): boolean {
@@ -51,7 +63,30 @@ export async function repoPlace(project: Project): Promise<RepoPlace | null> {
   if (!inside(toplevel, root)) return null;
   const projectRel = slash(relative(toplevel, root));
   const key = `p-${shortHash(projectRel || ".")}`;
-  return { toplevel, commonDir, projectRel, worktreesRoot: join(commonDir, WORKTREES_DIR, key) };
+  return {
+    toplevel,
+    commonDir,
+    projectRel,
+    worktreesRoot: join(commonDir, WORKTREES_DIR, key),
+    hostWorktreesRoot: join(toplevel, ...HOST_WORKTREES_DIR, `peaks-${key}`),
+  };
+}
+
+/** The folder the roots of this kind must stay inside (for real, symlinks resolved). */
+function containerOf(place: RepoPlace, kind: WorktreesRootKind): string {
+  return kind === "git" ? place.commonDir : join(place.toplevel, ...HOST_WORKTREES_DIR);
+}
+
+export function worktreesRootOf(place: RepoPlace, kind: WorktreesRootKind): string {
+  return kind === "git" ? place.worktreesRoot : place.hostWorktreesRoot;
+}
+
+/** Both roots of this project's slice worktrees, with their kind. */
+export function worktreesRoots(place: RepoPlace): Array<{ kind: WorktreesRootKind; root: string }> {
+  return [
+    { kind: "git", root: place.worktreesRoot },
+    { kind: "host", root: place.hostWorktreesRoot },
+  ];
 }
 
 export interface SliceNames {
@@ -63,8 +98,13 @@ export interface SliceNames {
 }
 
 /** The checkout and branch of the record `dispatch-<rid>-<run>.json`. */
-export function sliceNames(place: RepoPlace, rid: string, run: string): SliceNames {
-  const path = join(place.worktreesRoot, rid, run);
+export function sliceNames(
+  place: RepoPlace,
+  rid: string,
+  run: string,
+  kind: WorktreesRootKind = "git",
+): SliceNames {
+  const path = join(worktreesRootOf(place, kind), rid, run);
   return {
     path,
     projectDir: place.projectRel ? join(path, ...place.projectRel.split("/")) : path,
@@ -73,30 +113,43 @@ export function sliceNames(place: RepoPlace, rid: string, run: string): SliceNam
 }
 
 /**
- * Creates this project's worktrees folder and checks it did not land outside
- * the git directory through a symlink: every write of a slice stays inside
- * the project or the repository's own `.git`.
+ * Creates this project's worktrees folder of that kind and checks it did not
+ * land elsewhere through a symlink: every write of a slice stays inside the
+ * project, the repository's own `.git` or the main tree's `.claude/worktrees`.
  */
-export async function ensureWorktreesRoot(place: RepoPlace): Promise<void> {
-  await Deno.mkdir(place.worktreesRoot, { recursive: true });
-  const real = await Deno.realPath(place.worktreesRoot);
-  if (!inside(place.commonDir, real)) {
+export async function ensureWorktreesRoot(
+  place: RepoPlace,
+  kind: WorktreesRootKind = "git",
+): Promise<void> {
+  const root = worktreesRootOf(place, kind);
+  await Deno.mkdir(root, { recursive: true });
+  const real = await Deno.realPath(root);
+  if (!inside(containerOf(place, kind), real)) {
+    const where = kind === "git"
+      ? "the repository's git directory"
+      : "the main tree's .claude/worktrees";
     throw new PeaksError(
       "PATH_OUTSIDE_PROJECT",
-      `${place.worktreesRoot} resolves to ${real}, outside the repository's git directory; remove that symlink.`,
-      { data: { path: place.worktreesRoot } },
+      `${root} resolves to ${real}, outside ${where}; remove that symlink.`,
+      { data: { path: root } },
     );
   }
 }
 
-/** True when `path` is one of this project's peaks worktrees (lexically and for real). */
+/** True when `path` is one of this project's peaks worktrees, under either root (lexically and for real). */
 export async function isPeaksWorktreePath(place: RepoPlace, path: string): Promise<boolean> {
-  if (!inside(place.worktreesRoot, path) || path === place.worktreesRoot) return false;
+  const found = worktreesRoots(place).find(({ root }) => inside(root, path) && path !== root);
+  if (!found) return false;
   try {
-    return inside(place.commonDir, await Deno.realPath(path));
+    return inside(containerOf(place, found.kind), await Deno.realPath(path));
   } catch {
     return true; // gone already: the lexical check decides
   }
+}
+
+/** True when `path` lies under one of this project's worktrees roots (a checkout or what is left of one). */
+export function underWorktreesRoots(place: RepoPlace, path: string): boolean {
+  return worktreesRoots(place).some(({ root }) => path.startsWith(`${root}/`));
 }
 
 /** A file path of a patch, relative to the top level, seen from the project: inside it or not. */

@@ -4,19 +4,21 @@
  * carries the host's argument, as long as the main tree has nothing
  * uncommitted (the host starts its worktree from HEAD, and a slice must see
  * what the slices before it merged). Otherwise, and in detached runs, peaks
- * makes one git worktree per node from a snapshot of the main tree. Each
- * sub-agent's prompt sends it into its worktree; each record says where it is.
+ * makes one git worktree per node from a snapshot of the main tree: under
+ * `.claude/worktrees/` for Claude Code's in-process sub-agents (the host
+ * refuses their writes under `.git/`), else under `.git/`. Each sub-agent's
+ * prompt sends it into its worktree; each record says where it is.
  */
 import type { Ctx } from "../../core/command/ctx.ts";
 import type { Warning } from "../../core/errors.ts";
 import type { NodeProgress } from "../../core/dag/progress.ts";
 import { runNameFor } from "../../core/detached/runs.ts";
-import { hostIsolationArgs } from "../../core/ide/isolation.ts";
+import { hostIsolationArgs, peaksWorktreesInHostFolder } from "../../core/ide/isolation.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
 import { createSliceWorktrees, mainTree, undoCreation } from "../../core/slice/create.ts";
 import { requirePlace, withSliceLock } from "../../core/slice/merge.ts";
-import { type RepoPlace, sliceNames } from "../../core/slice/place.ts";
+import { type RepoPlace, sliceNames, type WorktreesRootKind } from "../../core/slice/place.ts";
 import { PeaksError } from "../../core/errors.ts";
 import type { IsolationPlan, WrittenDispatch } from "../dispatch/_record.ts";
 import type { DagCall } from "./_call.ts";
@@ -76,7 +78,7 @@ function peaksBlock(project: Project, dir: string, node: string, facts: NodeFact
   return [
     "## Your worktree (isolated slice)",
     `You work in your own git worktree, not in the project root: ${dir}`,
-    "- cd into it first and use it for every read, edit, build and test; never edit files under the project root, where other slices are merged in parallel.",
+    "- cd into it first and use it for every read, edit, build and test (give the Write and Edit tools paths inside it); never edit the project's files outside it, where other slices are merged in parallel.",
     ...rules(project, node, facts),
   ].join("\n");
 }
@@ -141,6 +143,9 @@ export async function planWaveSlices(
         `The main tree has uncommitted changes, which ${call.detected.ide.id}'s own worktrees (made from HEAD) would not see; peaks makes the slices' worktrees from the main tree instead.`,
     });
   }
+  const kind: WorktreesRootKind = !options.detached && peaksWorktreesInHostFolder(call.detected.ide)
+    ? "host"
+    : "git";
   const at = ctx.now().toISOString();
   return {
     warnings,
@@ -154,28 +159,29 @@ export async function planWaveSlices(
           fields: () => ({ worktree: worktreeField("host", id, facts, null, at) }),
         };
       }
-      const names = (file: string) => sliceNames(place, requestId, runNameFor(file, requestId));
+      const names = (file: string) =>
+        sliceNames(place, requestId, runNameFor(file, requestId), kind);
       return {
         block: (file) => peaksBlock(project, names(file).projectDir, id, facts),
         fields: (file) => ({ worktree: worktreeField("peaks", id, facts, names(file), at) }),
       };
     },
-    write: (records) => writeAndCreate(ctx, project, place, records),
+    write: (records) => writeAndCreate(ctx, { project, place, kind }, records),
     views: (written) => viewsOf(project, written),
   };
 }
 
 async function writeAndCreate(
   ctx: Ctx,
-  project: Project,
-  place: RepoPlace,
+  where: { project: Project; place: RepoPlace; kind: WorktreesRootKind },
   records: () => Promise<WrittenDispatch[]>,
 ): Promise<WrittenDispatch[]> {
+  const { project, place, kind } = where;
   return await withSliceLock(project, async () => {
     const written = await records();
     const paths = written.filter((w) => w.record.worktree?.kind === "peaks").map((w) => w.path);
     try {
-      await createSliceWorktrees(place, paths, () => ctx.now());
+      await createSliceWorktrees(place, paths, () => ctx.now(), kind);
     } catch (error) {
       const reason = error instanceof PeaksError ? error.message : String(error);
       await undoCreation(place, paths, reason, () => ctx.now());
