@@ -315,6 +315,8 @@ Deno.test("Claude Code: the Agent tool call carries isolation: worktree, and the
   assertEquals(fb.code, 0, fb.stdout);
   assert(fb.json.warnings.some((x: { code: string }) => x.code === "SLICE_NO_WORKTREE"));
   assertEquals(await worktreePaths(w.root), [await Deno.realPath(w.root)]);
+  // peaks made no folder of its own next to the host's worktrees.
+  assertEquals(await Array.fromAsync(Deno.readDir(join(w.root, ".claude", "worktrees"))), []);
 });
 
 Deno.test("Claude Code with uncommitted changes, and a host without worktree isolation, get peaks' own worktrees (Claude Code's under .claude/worktrees)", async () => {
@@ -405,6 +407,10 @@ for (
     assert(!(await exists(wt)));
     assertEquals(await worktreePaths(w.root), [root]);
     assertEquals(await sliceBranches(w.root), []);
+    // Inside the main tree, nothing of peaks' is left once its last slice is merged.
+    if (host.root.startsWith(".claude")) {
+      assertEquals(await Array.fromAsync(Deno.readDir(join(root, ".claude", "worktrees"))), []);
+    }
 
     // A checkout under the same root that no record names is an orphan: listed, then removed.
     const lost = wt.replace(/\/r1\/[^/]+$/, "/r9/lost");
@@ -428,6 +434,9 @@ for (
     assert(!(await exists(lost)));
     assertEquals(await worktreePaths(w.root), [root]);
     assertEquals(await sliceBranches(w.root), []);
+    if (host.root.startsWith(".claude")) {
+      assertEquals(await Array.fromAsync(Deno.readDir(join(root, ".claude", "worktrees"))), []);
+    }
   });
 }
 

@@ -5,13 +5,13 @@
  * touched; snapshot commits; worktrees added and removed; patches made,
  * checked and applied.
  */
-import { join, resolve } from "../std.ts";
+import { dirname, join, resolve } from "../std.ts";
 import { PeaksError } from "../errors.ts";
 import { type GitResult, runGit } from "../project/git.ts";
 import { randomHex } from "../ids.ts";
 import { exists } from "../fs/files.ts";
 import type { RepoPlace, SliceNames } from "./place.ts";
-import { isPeaksWorktreePath } from "./place.ts";
+import { inside, isPeaksWorktreePath } from "./place.ts";
 
 /**
  * What never travels between trees, nor makes the main tree count as changed:
@@ -234,12 +234,30 @@ export async function removeWorktree(
   branch: string | null,
 ): Promise<void> {
   await runGit(place.toplevel, ["worktree", "remove", "--force", "--force", path]);
-  if (await exists(path) && await isPeaksWorktreePath(place, path)) {
-    await Deno.remove(path, { recursive: true });
-  }
+  const ours = await isPeaksWorktreePath(place, path);
+  if (ours && await exists(path)) await Deno.remove(path, { recursive: true });
   const admin = await adminDirOf(place, path);
   if (admin) await Deno.remove(admin, { recursive: true }).catch(() => {});
   if (branch) await runGit(place.toplevel, ["branch", "-D", "--", branch]);
+  if (ours && inside(place.hostWorktreesRoot, path)) {
+    await pruneEmpty(place.hostWorktreesRoot, path);
+  }
+}
+
+/**
+ * Removes the folders between a removed checkout and its root, then the root,
+ * as long as they are empty: what peaks made inside the main tree's
+ * `.claude/worktrees` goes with its last slice.
+ */
+async function pruneEmpty(root: string, path: string): Promise<void> {
+  for (let dir = dirname(path); inside(root, dir); dir = dirname(dir)) {
+    try {
+      await Deno.remove(dir); // not recursive: a folder that holds anything stays
+    } catch {
+      return;
+    }
+    if (dir === root) return;
+  }
 }
 
 /** A file of a tree: its mode and bytes, or null when the tree has no such file. */

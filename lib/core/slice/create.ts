@@ -69,6 +69,8 @@ export async function createSliceWorktrees(
   now: () => Date,
   kind: WorktreesRootKind = "git",
 ): Promise<CreatedSlice[]> {
+  // A wave the host isolates itself leaves no empty folder of peaks' behind.
+  if (!recordPaths.length) return [];
   await ensureWorktreesRoot(place, kind);
   const base = await sliceBase(place);
   const created: CreatedSlice[] = [];

@@ -38,7 +38,8 @@ export interface RepoPlace {
   hostWorktreesRoot: string;
 }
 
-function inside(root: string, candidate: string): boolean {
+/** True when `candidate` is `root` or lies under it (lexically). */
+export function inside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
