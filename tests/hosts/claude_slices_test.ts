@@ -12,12 +12,19 @@
  * JSON with that worktree. The orchestrator finalizes each slice with
  * `--worktree <worktreePath>` from the host's completion notification, and
  * peaks merges both changes into the main tree and removes the worktrees.
+ *
+ * With an uncommitted change in the main tree the host's worktrees (made from
+ * HEAD) would miss it, so peaks makes the worktrees itself, under
+ * `.claude/worktrees/peaks-<key>/` where the host lets its sub-agents write,
+ * and the Agent calls carry no `isolation`. Each scripted sub-agent writes
+ * its file into the worktree its brief names, one with the Write tool, the
+ * other with a shell redirect; finalize merges both.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
 import { briefFacts, envelopeIn } from "./support/claude_flow.ts";
 import { CLAUDE } from "./support/hosts.ts";
-import { HOST_TIMEOUT_MS, readJson, world } from "./support/scenario.ts";
+import { HOST_TIMEOUT_MS, readJson, type World, world } from "./support/scenario.ts";
 import {
   type Call,
   type Exchange,
@@ -35,6 +42,20 @@ const SLICES = [
   { id: "api", file: "src/api.txt" },
   { id: "page", file: "src/page.txt" },
 ];
+
+/** The slice DAG RD planning writes: two disjoint slices at one level, each in its own worktree. */
+function sliceDag(): string {
+  return JSON.stringify({
+    nodes: SLICES.map((s) => ({
+      id: s.id,
+      role: "rd",
+      prompt: `Write ${s.file}.`,
+      owns: [s.file],
+      isolation: "worktree",
+    })),
+    edges: [],
+  });
+}
 
 /** What the host's completion notification of one background agent says. */
 interface Notification {
@@ -65,6 +86,135 @@ function toolUses(exchange: Exchange, answer: number): Block[] {
   return answers[answer].content.filter((b: Block) => b.type === "tool_use");
 }
 
+/**
+ * The scripted orchestrator: `swarm slices`, its nextAction, the envelope's
+ * Agent calls unchanged in one message, then one finalize per completion
+ * notification (with `--worktree` when the host named one).
+ */
+function orchestration() {
+  const state = {
+    // deno-lint-ignore no-explicit-any
+    checked: undefined as any,
+    // deno-lint-ignore no-explicit-any
+    envelope: undefined as any,
+    /** Tool-use id of each finalized agent -> the finalize command run for it. */
+    finalized: new Map<string, string>(),
+    seen: [] as Notification[],
+  };
+  const turn = (view: View, exchange: Exchange): Turn => {
+    const last = view.toolResults.at(-1) ?? "";
+    if (view.turn === 0) return tools(CLAUDE.shell(`peaks swarm slices --rid ${RID} --json`));
+    if (view.turn === 1) {
+      state.checked = envelopeIn(last);
+      return tools(CLAUDE.shell(state.checked.nextActions[0]));
+    }
+    if (view.turn === 2) {
+      state.envelope = envelopeIn(last);
+      // Every call of the level exactly as the envelope carries it, in one message.
+      return tools(
+        ...state.envelope.data.toolCalls.map((
+          c: { name: string; args: Record<string, unknown> },
+        ) => ({ name: c.name, input: c.args })),
+      );
+    }
+    // The Agent calls were the third answer: their tool-use ids map notifications to records.
+    const ids = toolUses(exchange, 2).map((b) => b.id);
+    const pending = notifications(view).filter((n) => !state.finalized.has(n.toolUseId));
+    if (pending.length) {
+      state.seen.push(...pending);
+      return tools(...pending.map((n): Call => {
+        const record = state.envelope.data.records[ids.indexOf(n.toolUseId)];
+        const json = n.result.match(/\{"role"[^\n]*\}/)?.[0] ?? "";
+        const worktree = n.worktreePath ? ` --worktree ${n.worktreePath}` : "";
+        const command =
+          `peaks sub-agent finalize --record ${record} --outcome done --result-json '${json}'${worktree} --json`;
+        state.finalized.set(n.toolUseId, command);
+        return CLAUDE.shell(command);
+      }));
+    }
+    return text(state.finalized.size === SLICES.length ? "Both slices are merged." : "Waiting.");
+  };
+  return { state, turn };
+}
+
+/** A workspace with peaks allowed and the slice DAG written; git in the project. */
+async function prepare(w: World) {
+  const project = w.sandbox.project;
+  const git = async (...args: string[]) => {
+    const out = await w.sandbox.run("git", { args, timeoutMs: 30_000 });
+    assertEquals(out.code, 0, out.stderr);
+    return out.stdout;
+  };
+  const init = await w.sandbox.peaks(["workspace", "init", "--json"]);
+  assertEquals(init.code, 0, init.stdout + init.stderr);
+  const allow = await w.sandbox.peaks(["permissions", "install", "--json"]);
+  assertEquals(allow.code, 0, allow.stdout + allow.stderr);
+  const sid = init.json.data.sessionId;
+  const dagPath = join(project, ".peaks", "_runtime", sid, "rd", `slices-${RID}.json`);
+  await Deno.mkdir(join(dagPath, ".."), { recursive: true });
+  await Deno.writeTextFile(dagPath, sliceDag());
+  const status = () => git("status", "--porcelain", "--untracked-files=all", "--", ".", ":!.peaks");
+  return { git, status };
+}
+
+/** Runs the orchestration through the real host; no refused call in the run. */
+async function runHost(w: World) {
+  const run = await w.sandbox.run("claude", {
+    args: ["-p", "--output-format", "json", "--permission-mode", "acceptEdits"],
+    stdin: ASK,
+    env: w.hostEnv,
+    timeoutMs: HOST_TIMEOUT_MS,
+  });
+  assertEquals(run.code, 0, run.stdout + run.stderr);
+  assertEquals(JSON.parse(run.stdout).permission_denials, []);
+}
+
+/** The finalize envelopes the orchestrator saw, each one ok. */
+function finalizesOf(w: World) {
+  const orchestration = w.standIn.calls().filter((c) => c.view!.userText.includes(ASK));
+  const finalizes = orchestration.at(-1)!.view!.toolResults
+    .filter((r) => r.includes('"sub-agent.finalize"'))
+    .map(envelopeIn);
+  assertEquals(finalizes.length, SLICES.length);
+  for (const f of finalizes) assertEquals(f.ok, true, JSON.stringify(f));
+  return orchestration;
+}
+
+/** The pointer brief's command in a sub-agent's first message, and the brief once read. */
+function briefOf(view: View) {
+  const pointer = view.userText.match(/Run `(peaks sub-agent brief --record [^`]+)` and follow it/);
+  if (!pointer) throw new Error(`no pointer brief in ${view.userText.slice(0, 300)}`);
+  const brief = view.toolResults[0] ?? "";
+  const slice = SLICES.find((s) => brief.includes(`- Slice: ${s.id};`));
+  return { pointer: pointer[1], brief, slice };
+}
+
+function returned(brief: string, file: string, extra: Record<string, unknown> = {}): Turn {
+  const facts = briefFacts(brief);
+  return text(
+    `Slice built.\n${
+      JSON.stringify({
+        role: facts.role,
+        rid: facts.rid,
+        status: "ok",
+        artefacts: [],
+        warnings: [],
+        blockedReason: null,
+        reason: null,
+        diffSummary: `added ${file}`,
+        ...extra,
+      })
+    }`,
+  );
+}
+
+const heartbeatDone = (brief: string, project: string) =>
+  CLAUDE.shell(
+    `peaks sub-agent heartbeat --record ${
+      briefFacts(brief).record
+    } --project ${project} --status done --progress 100 --note completed --json`,
+  );
+
 Deno.test(
   "claude-code slices: Agent calls with isolation worktree, the host's worktrees merged back at finalize",
   {
@@ -73,58 +223,12 @@ Deno.test(
   },
   async () => {
     let project = "";
-    // deno-lint-ignore no-explicit-any
-    let checked: any;
-    // deno-lint-ignore no-explicit-any
-    let envelope: any;
-    /** Tool-use id of each finalized agent -> the finalize command run for it. */
-    const finalized = new Map<string, string>();
-    const seen: Notification[] = [];
+    const orchestrator = orchestration();
     /** Slice -> the directory git named as the sub-agent's top level. */
     const startedIn = new Map<string, string>();
-    const orchestrator = (view: View, exchange: Exchange): Turn => {
-      const last = view.toolResults.at(-1) ?? "";
-      if (view.turn === 0) return tools(CLAUDE.shell(`peaks swarm slices --rid ${RID} --json`));
-      if (view.turn === 1) {
-        checked = envelopeIn(last);
-        return tools(CLAUDE.shell(checked.nextActions[0]));
-      }
-      if (view.turn === 2) {
-        envelope = envelopeIn(last);
-        // Every call of the level exactly as the envelope carries it, in one message.
-        return tools(
-          ...envelope.data.toolCalls.map((c: { name: string; args: Record<string, unknown> }) => ({
-            name: c.name,
-            input: c.args,
-          })),
-        );
-      }
-      // The Agent calls were the third answer: their tool-use ids map notifications to records.
-      const ids = toolUses(exchange, 2).map((b) => b.id);
-      const pending = notifications(view).filter((n) => !finalized.has(n.toolUseId));
-      if (pending.length) {
-        seen.push(...pending);
-        return tools(...pending.map((n): Call => {
-          const record = envelope.data.records[ids.indexOf(n.toolUseId)];
-          const json = n.result.match(/\{"role"[^\n]*\}/)?.[0] ?? "";
-          const worktree = n.worktreePath ? ` --worktree ${n.worktreePath}` : "";
-          const command =
-            `peaks sub-agent finalize --record ${record} --outcome done --result-json '${json}'${worktree} --json`;
-          finalized.set(n.toolUseId, command);
-          return CLAUDE.shell(command);
-        }));
-      }
-      return text(finalized.size === SLICES.length ? "Both slices are merged." : "Waiting.");
-    };
     const subAgent = (view: View): Turn => {
-      const pointer = view.userText.match(
-        /Run `(peaks sub-agent brief --record [^`]+)` and follow it/,
-      );
-      if (!pointer) throw new Error(`no pointer brief in ${view.userText.slice(0, 300)}`);
-      if (view.turn === 0) return tools(CLAUDE.shell(pointer[1]));
-      const brief = view.toolResults[0];
-      const facts = briefFacts(brief);
-      const slice = SLICES.find((s) => brief.includes(`- Slice: ${s.id};`));
+      const { pointer, brief, slice } = briefOf(view);
+      if (view.turn === 0) return tools(CLAUDE.shell(pointer));
       if (!slice) throw new Error(`no slice named in the brief: ${brief.slice(0, 2000)}`);
       const here = view.toolResults[1]?.trim() ?? "";
       switch (view.turn) {
@@ -135,84 +239,33 @@ Deno.test(
           startedIn.set(slice.id, here);
           return tools(CLAUDE.write(join(here, slice.file), `built by slice ${slice.id}\n`));
         case 3:
-          return tools(
-            CLAUDE.shell(
-              `peaks sub-agent heartbeat --record ${facts.record} --project ${project} --status done --progress 100 --note completed --json`,
-            ),
-          );
+          return tools(heartbeatDone(brief, project));
         default:
-          return text(
-            `Slice built.\n${
-              JSON.stringify({
-                role: facts.role,
-                rid: facts.rid,
-                status: "ok",
-                artefacts: [],
-                warnings: [],
-                blockedReason: null,
-                reason: null,
-                diffSummary: `added ${slice.file}`,
-                worktree: here,
-              })
-            }`,
-          );
+          return returned(brief, slice.file, { worktree: here });
       }
     };
     await using w = await world(CLAUDE, (view: View, exchange: Exchange) => {
       if (view.tools.length === 0) return sideAnswer(view);
-      if (view.userText.includes(ASK)) return orchestrator(view, exchange);
+      if (view.userText.includes(ASK)) return orchestrator.turn(view, exchange);
       return subAgent(view);
     });
     project = w.sandbox.project;
-    const git = async (...args: string[]) => {
-      const out = await w.sandbox.run("git", { args, timeoutMs: 30_000 });
-      assertEquals(out.code, 0, out.stderr);
-      return out.stdout;
-    };
-    const init = await w.sandbox.peaks(["workspace", "init", "--json"]);
-    assertEquals(init.code, 0, init.stdout + init.stderr);
-    const allow = await w.sandbox.peaks(["permissions", "install", "--json"]);
-    assertEquals(allow.code, 0, allow.stdout + allow.stderr);
-    // RD planning's slice DAG: two disjoint slices at one level, each in its own worktree.
-    const sid = init.json.data.sessionId;
-    const dagPath = join(project, ".peaks", "_runtime", sid, "rd", `slices-${RID}.json`);
-    await Deno.mkdir(join(dagPath, ".."), { recursive: true });
-    await Deno.writeTextFile(
-      dagPath,
-      JSON.stringify({
-        nodes: SLICES.map((s) => ({
-          id: s.id,
-          role: "rd",
-          prompt: `Write ${s.file}.`,
-          owns: [s.file],
-          isolation: "worktree",
-        })),
-        edges: [],
-      }),
-    );
+    const { git, status } = await prepare(w);
     const head = await git("rev-parse", "HEAD");
     // Nothing uncommitted but peaks' own folder and the local settings its permissions install
     // wrote: neither counts, so the main tree is clean for peaks and the host isolates.
-    const status = () =>
-      git("status", "--porcelain", "--untracked-files=all", "--", ".", ":!.peaks");
     assertEquals(await status(), "?? .claude/settings.local.json\n");
 
-    const run = await w.sandbox.run("claude", {
-      args: ["-p", "--output-format", "json", "--permission-mode", "acceptEdits"],
-      stdin: ASK,
-      env: w.hostEnv,
-      timeoutMs: HOST_TIMEOUT_MS,
-    });
-    assertEquals(run.code, 0, run.stdout + run.stderr);
-    assertEquals(JSON.parse(run.stdout).permission_denials, []);
+    await runHost(w);
+    const { checked, envelope, seen } = orchestrator.state;
 
     // peaks' envelopes: the slice check, then one host-isolated Agent call per slice.
     assertEquals(checked.data.levels, [SLICES.map((s) => s.id)]);
     assertEquals(envelope.data.slices.map((s: { kind: string }) => s.kind), ["host", "host"]);
     assert(!envelope.warnings.some((x: { code: string }) => x.code === "HOST_ISOLATION_SKIPPED"));
     // The Agent calls the host received and ran carried the envelope's arguments, isolation included.
-    const orchestration = w.standIn.calls().filter((c) => c.view!.userText.includes(ASK));
-    const fanout = toolUses(orchestration.at(-1)!, 2);
+    const orchestrated = finalizesOf(w);
+    const fanout = toolUses(orchestrated.at(-1)!, 2);
     assertEquals(fanout.length, SLICES.length);
     for (const [i, use] of fanout.entries()) {
       assertEquals(use.name, "Agent");
@@ -230,11 +283,6 @@ Deno.test(
     assertEquals(new Set(startedIn.values()).size, SLICES.length);
 
     // Finalize merged both slices into the main tree and removed the host's worktrees.
-    const finalizes = orchestration.at(-1)!.view!.toolResults
-      .filter((r) => r.includes('"sub-agent.finalize"'))
-      .map(envelopeIn);
-    assertEquals(finalizes.length, SLICES.length);
-    for (const f of finalizes) assertEquals(f.ok, true, JSON.stringify(f));
     for (const slice of SLICES) {
       assertEquals(
         await Deno.readTextFile(join(project, slice.file)),
@@ -259,6 +307,123 @@ Deno.test(
     assertEquals(
       await status(),
       ["?? .claude/settings.local.json\n", ...SLICES.map((s) => `?? ${s.file}\n`)].join(""),
+    );
+  },
+);
+
+Deno.test(
+  "claude-code slices with uncommitted changes: peaks' worktrees under .claude/worktrees, written by the Write tool and a shell redirect, merged back at finalize",
+  {
+    sanitizeOps: false,
+    sanitizeResources: false,
+  },
+  async () => {
+    let project = "";
+    const orchestrator = orchestration();
+    /** Slice -> the worktree its brief named, and the result of its write as the host gave it. */
+    const wrote = new Map<string, { dir: string; result: string }>();
+    const subAgent = (view: View): Turn => {
+      const { pointer, brief, slice } = briefOf(view);
+      if (view.turn === 0) return tools(CLAUDE.shell(pointer));
+      if (!slice) throw new Error(`no slice named in the brief: ${brief.slice(0, 2000)}`);
+      const dir = brief.match(/not in the project root: (\S+)/)?.[1];
+      if (!dir) throw new Error(`no worktree named in the brief: ${brief.slice(0, 2000)}`);
+      const target = join(dir, slice.file);
+      const content = `built by slice ${slice.id}`;
+      switch (view.turn) {
+        case 1:
+          // One slice writes with the Write tool, the other through the shell.
+          return tools(
+            slice.id === "api"
+              ? CLAUDE.write(target, `${content}\n`)
+              : CLAUDE.shell(`cd ${dir} && printf '%s\\n' '${content}' > ${slice.file}`),
+          );
+        case 2:
+          wrote.set(slice.id, { dir, result: view.toolResults[1] ?? "" });
+          return tools(heartbeatDone(brief, project));
+        default:
+          return returned(brief, slice.file);
+      }
+    };
+    await using w = await world(CLAUDE, (view: View, exchange: Exchange) => {
+      if (view.tools.length === 0) return sideAnswer(view);
+      if (view.userText.includes(ASK)) return orchestrator.turn(view, exchange);
+      return subAgent(view);
+    }, { files: { "src/index.txt": "first\n" } });
+    project = w.sandbox.project;
+    const { git, status } = await prepare(w);
+    const head = await git("rev-parse", "HEAD");
+    // What a real session leaves uncommitted: a changed file and a new one.
+    await Deno.writeTextFile(join(project, "src", "index.txt"), "changed, not committed\n");
+    await Deno.writeTextFile(join(project, "NOTES.md"), "# notes\n");
+
+    await runHost(w);
+    const { checked, envelope, seen } = orchestrator.state;
+
+    // The host's worktrees would start from HEAD: peaks makes its own, where the host lets its
+    // sub-agents write, and the Agent calls carry no isolation.
+    assertEquals(checked.data.levels, [SLICES.map((s) => s.id)]);
+    assert(
+      envelope.warnings.some((x: { code: string }) => x.code === "HOST_ISOLATION_SKIPPED"),
+      JSON.stringify(envelope.warnings),
+    );
+    assertEquals(envelope.data.slices.map((s: { kind: string }) => s.kind), ["peaks", "peaks"]);
+    for (const s of envelope.data.slices) {
+      assertMatch(s.worktree, /^\.claude\/worktrees\/peaks-p-[0-9a-f]{8}\/r1\/rd-/);
+    }
+    const orchestrated = finalizesOf(w);
+    const fanout = toolUses(orchestrated.at(-1)!, 2);
+    assertEquals(fanout.length, SLICES.length);
+    for (const [i, use] of fanout.entries()) {
+      assertEquals(use.name, "Agent");
+      assertEquals(use.input, envelope.data.toolCalls[i].args);
+      assertEquals(use.input.isolation, undefined);
+    }
+    // Each sub-agent wrote in the worktree its brief named, and the host let it.
+    assertEquals(seen.length, SLICES.length);
+    assertEquals(seen.map((n) => n.worktreePath), [null, null]);
+    for (const slice of SLICES) {
+      const done = wrote.get(slice.id) ?? { dir: "", result: "" };
+      assert(done.dir.startsWith(join(project, ".claude", "worktrees", "peaks-p-")), done.dir);
+      // Under .git/ the same Write was "Permission to use Write has been denied".
+      assert(!/denied|permission/i.test(done.result), `${slice.id}: ${done.result}`);
+      if (slice.id === "api") assertStringIncludes(done.result, "File created successfully");
+    }
+
+    // Finalize merged both into the main tree, the uncommitted changes untouched.
+    for (const slice of SLICES) {
+      assertEquals(
+        await Deno.readTextFile(join(project, slice.file)),
+        `built by slice ${slice.id}\n`,
+      );
+    }
+    assertEquals(
+      await Deno.readTextFile(join(project, "src", "index.txt")),
+      "changed, not committed\n",
+    );
+    for (const id of envelope.data.records) {
+      const record = await readJson(join(project, recordPathOf(project, id)));
+      assertEquals([record.status, record.result?.status], ["done", "ok"]);
+      assertEquals([record.worktree.kind, record.worktree.state], ["peaks", "merged"]);
+      assertEquals(record.worktree.files, [
+        SLICES.find((s) => s.id === record.worktree.node)!.file,
+      ]);
+    }
+    const listed = (await git("worktree", "list", "--porcelain")).split("\n")
+      .filter((l) => l.startsWith("worktree "));
+    assertEquals(listed, [`worktree ${project}`]);
+    assertEquals(await git("branch", "--list", "peaks/*"), "");
+    assertEquals(await Array.fromAsync(Deno.readDir(join(project, ".claude", "worktrees"))), []);
+    assertEquals(await git("rev-parse", "HEAD"), head);
+    assertEquals(await git("diff", "--cached", "--name-only"), "");
+    assertEquals(
+      await status(),
+      [
+        " M src/index.txt\n",
+        "?? .claude/settings.local.json\n",
+        "?? NOTES.md\n",
+        ...SLICES.map((s) => `?? ${s.file}\n`),
+      ].join(""),
     );
   },
 );
