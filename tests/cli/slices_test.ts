@@ -356,6 +356,8 @@ Deno.test("Claude Code with uncommitted changes, and a host without worktree iso
   assertEquals(cursor.json.data.slices.map((s: { kind: string }) => s.kind), ["peaks", "peaks"]);
   for (const s of cursor.json.data.slices) {
     assertMatch(s.worktree, /^\.git\/peaks-worktrees\/p-[0-9a-f]{8}\/r1\/rd-[cd]-/);
+    // The worktrees peaks made under .claude/worktrees for Claude Code are not in this snapshot.
+    assert(!(await exists(join(w.root, s.worktree, ".claude"))), s.worktree);
   }
   assertEquals((await worktreePaths(w.root)).length, 5);
   const status = await runPeaks(["sub-agent", "status", "--batch", "cursor-run"], {
@@ -542,6 +544,8 @@ Deno.test("cleanup removes the worktree of a slice whose vendor failed (its chan
   const w = await world(dir.path, "fail");
   const records = await runSlices(w, [{ id: "a" }]);
   const wt = JSON.parse(await read(w, records.a)).worktree.path as string;
+  // Dispatched from Claude Code (CLAUDECODE=1) but detached: the vendor's worktree stays under .git.
+  assertStringIncludes(wt, `${await Deno.realPath(w.root)}/.git/peaks-worktrees/p-`);
   await Deno.writeTextFile(join(wt, "src", "half-done.txt"), "partial work\n");
   const doctor = await peaks(w, ["doctor"]);
   const leftover = doctor.json.data.findings.find((f: { id: string }) =>

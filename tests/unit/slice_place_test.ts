@@ -55,6 +55,7 @@ Deno.test("a .claude/worktrees that resolves outside the main tree is refused, a
   await Deno.symlink(out.path, join(dir.path, ".claude", "worktrees"));
   const error = await assertRejects(() => ensureWorktreesRoot(place, "host"), PeaksError);
   assertEquals(error.code, "PATH_OUTSIDE_PROJECT");
+  assertEquals([...Deno.readDirSync(out.path)], [], "nothing was made out there");
   const path = sliceNames(place, "r1", "rd-a-0001", "host").path;
   await Deno.mkdir(path, { recursive: true });
   assert(!(await isPeaksWorktreePath(place, path)));

@@ -11,8 +11,8 @@
  * at `<top level>/.claude/worktrees/peaks-<project key>/<rid>/<run>` instead,
  * next to the host's own worktrees; every reader handles both roots.
  */
-import { isAbsolute, join, relative, resolve, SEPARATOR } from "../std.ts";
-import { PeaksError } from "../errors.ts";
+import { dirname, isAbsolute, join, relative, resolve, SEPARATOR } from "../std.ts";
+import { isNotFound, PeaksError } from "../errors.ts";
 import type { Project } from "../project/project.ts";
 import { runGit } from "../project/git.ts";
 import { shortHash } from "../record/names_light.ts";
@@ -123,17 +123,31 @@ export async function ensureWorktreesRoot(
   kind: WorktreesRootKind = "git",
 ): Promise<void> {
   const root = worktreesRootOf(place, kind);
-  await Deno.mkdir(root, { recursive: true });
-  const real = await Deno.realPath(root);
-  if (!inside(containerOf(place, kind), real)) {
-    const where = kind === "git"
-      ? "the repository's git directory"
-      : "the main tree's .claude/worktrees";
-    throw new PeaksError(
+  const where = kind === "git"
+    ? "the repository's git directory"
+    : "the main tree's .claude/worktrees";
+  const refuse = (real: string) =>
+    new PeaksError(
       "PATH_OUTSIDE_PROJECT",
       `${root} resolves to ${real}, outside ${where}; remove that symlink.`,
       { data: { path: root } },
     );
+  // What exists of it already must not lead elsewhere: mkdir would create the rest there.
+  const existing = await existingPart(root);
+  if (!inside(kind === "git" ? place.commonDir : place.toplevel, existing)) throw refuse(existing);
+  await Deno.mkdir(root, { recursive: true });
+  const real = await Deno.realPath(root);
+  if (!inside(containerOf(place, kind), real)) throw refuse(real);
+}
+
+/** The real path of the deepest folder of `path` that exists. */
+async function existingPart(path: string): Promise<string> {
+  for (let dir = path;; dir = dirname(dir)) {
+    try {
+      return await Deno.realPath(dir);
+    } catch (error) {
+      if (!isNotFound(error) || dirname(dir) === dir) throw error;
+    }
   }
 }
 
