@@ -242,9 +242,10 @@ export class Orchestrator {
       if ((call.args as { isolation?: string }).isolation) {
         throw new WalkFailure("a host-isolated tool call: the walker plays no host worktrees");
       }
-      const role =
-        /^(\S+) for rid=/.exec(String((call.args as { description?: string }).description))?.[1] ??
-          "";
+      const role = /^([^\s:]+)(?::\S+)? for rid=/.exec(
+        String((call.args as { description?: string }).description),
+      )?.[1] ??
+        "";
       const key = slices ? `${role} slice` : role;
       const round = this.dispatched[key] ?? 0;
       this.dispatched[key] = round + 1;

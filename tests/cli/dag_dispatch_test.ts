@@ -72,7 +72,7 @@ async function assertWave(cwd: string, result: RunResult, level: number, nodes: 
   assertEquals(records.map((r) => r.graphNodeId), nodes);
   nodes.forEach((id, i) => {
     assertEquals(data.toolCalls[i].name, "Agent");
-    assertEquals(data.toolCalls[i].args.description, `role-${id} for rid=001-dag`);
+    assertEquals(data.toolCalls[i].args.description, `role-${id}:${id} for rid=001-dag`);
     assert(data.toolCalls[i].args.prompt.includes(marker(id)), `prompt of ${id}`);
   });
   for (const id of "abcdefg") {

@@ -5,7 +5,7 @@ import {
   needsMcpCheck,
 } from "../../lib/subagent/_instructions.ts";
 import type { RuntimeArgs } from "../../lib/subagent/dispatch/_runtime_args.ts";
-import { pointerPrompt } from "../../lib/subagent/dispatch/_tool_call.ts";
+import { pointerPrompt, toolDescription } from "../../lib/subagent/dispatch/_tool_call.ts";
 import { pickVendor } from "../../lib/subagent/dispatch/_ide_not_supported.ts";
 import { keyGlob } from "../../lib/subagent/_channel_access.ts";
 import { ideById } from "../../lib/core/ide/ide.ts";
@@ -137,4 +137,11 @@ Deno.test("command lines in nextActions split back into the same words", () => {
     "it's here",
     "b",
   ]);
+});
+
+Deno.test("a DAG node whose id is not its role is named in the tool call's description", () => {
+  assertEquals(toolDescription("rd", "001-login"), "rd for rid=001-login");
+  assertEquals(toolDescription("ui", "001-login", "ui"), "ui for rid=001-login");
+  const [api, page] = ["api", "page"].map((node) => toolDescription("rd", "001-login", node));
+  assertEquals([api, page], ["rd:api for rid=001-login", "rd:page for rid=001-login"]);
 });

@@ -227,6 +227,7 @@ function materialize(
     plan.runtime.role,
     plan.runtime.requestId,
     toolPrompt,
+    plan.graphNodeId,
   );
   if (plan.isolation?.toolArgs) Object.assign(toolCall.args, plan.isolation.toolArgs);
   return { plan, budget, fileName, path, shown, composed, toolCall, aliases };

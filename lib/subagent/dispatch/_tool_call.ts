@@ -14,11 +14,21 @@ export interface BuiltToolCall {
   aliases: string[];
 }
 
+/**
+ * The tool call's short description: `<role> for rid=<rid>`, or `<role>:<node>` when a DAG node's
+ * id is not its role, so two slices of one role (two `rd` nodes) are told apart in the host's view
+ * and in the results that come back.
+ */
+export function toolDescription(role: string, rid: string, node?: string | null): string {
+  return `${node && node !== role ? `${role}:${node}` : role} for rid=${rid}`;
+}
+
 export function buildToolCall(
   ide: IdeEntry,
   role: string,
   rid: string,
   prompt: string,
+  node?: string | null,
 ): BuiltToolCall {
   const tool = ide.inProcess!;
   const toolCall: ToolCall = tool.input === "message"
@@ -29,7 +39,11 @@ export function buildToolCall(
     }
     : {
       name: tool.tool,
-      args: { subagent_type: "general-purpose", description: `${role} for rid=${rid}`, prompt },
+      args: {
+        subagent_type: "general-purpose",
+        description: toolDescription(role, rid, node),
+        prompt,
+      },
     };
   if (!tool.verified) toolCall.verified = false;
   return { toolCall, aliases: tool.aliases };
