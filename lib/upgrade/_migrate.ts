@@ -18,7 +18,13 @@ import { LEGACY_SESSION_DIR, type Signal } from "./_detect.ts";
 import { migrateStandards } from "./_standards.ts";
 import { backupFile, type Migration, moveToBackup, rel, step, type StepReport } from "./_steps.ts";
 import { assertWritable } from "../core/project/writable.ts";
-import { createFileExclusive, exists, readIfPresent, writeJsonAtomic } from "../core/fs/files.ts";
+import {
+  createFileExclusive,
+  exists,
+  movePath,
+  readIfPresent,
+  writeJsonAtomic,
+} from "../core/fs/files.ts";
 
 async function workspaceStep(m: Migration): Promise<StepReport> {
   const { runtime, subAgents } = m.project.layout;
@@ -114,8 +120,7 @@ async function layoutStep(m: Migration): Promise<StepReport> {
     details.push(`moved ${rel(m, from)}/ to ${rel(m, to)}/`);
     if (m.dryRun) continue;
     await assertWritable(m.project, to, "a session folder");
-    await Deno.mkdir(layout.runtime, { recursive: true });
-    await Deno.rename(from, to);
+    await movePath(from, to);
     // A 2.0 session needs its meta file; the id carries the creation date.
     const createdAt = `${sid.slice(0, 10)}T00:00:00.000Z`;
     await createFileExclusive(

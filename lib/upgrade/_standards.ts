@@ -12,7 +12,7 @@ import { planOwnedFile } from "../core/standards/files.ts";
 import { STANDARDS_README } from "../core/standards/render.ts";
 import { assertWritable } from "../core/project/writable.ts";
 import { backupFile, type Migration, rel, step, type StepReport } from "./_steps.ts";
-import { fileMode, readIfPresent, writeFileAtomic } from "../core/fs/files.ts";
+import { ensureDir, fileMode, readIfPresent, writeFileAtomic } from "../core/fs/files.ts";
 
 export function thinnedRule(ruleRel: string, keptAt: string): string {
   return [
@@ -29,7 +29,7 @@ export function thinnedRule(ruleRel: string, keptAt: string): string {
 async function write(m: Migration, path: string, text: string, what: string): Promise<void> {
   if (m.dryRun) return;
   await assertWritable(m.project, path, what);
-  await Deno.mkdir(dirname(path), { recursive: true });
+  await ensureDir(dirname(path));
   await writeFileAtomic(path, text, { mode: await fileMode(path) });
 }
 

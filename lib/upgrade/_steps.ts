@@ -3,7 +3,13 @@
  * backups. A backup keeps the file's project-relative path under
  * .peaks/upgrade/backups/<stamp>/, so restoring is a copy back.
  */
-import { dirname, join } from "../core/std.ts";
+import { join } from "../core/std.ts";
+import {
+  JSON_WRITE_MAX_BYTES,
+  movePath,
+  readBoundedFile,
+  writeFileAtomic,
+} from "../core/fs/files.ts";
 import type { Project } from "../core/project/project.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { assertWritable } from "../core/project/writable.ts";
@@ -40,8 +46,9 @@ export async function backupFile(m: Migration, path: string): Promise<string> {
   m.backups.push(rel(m, path));
   if (!m.dryRun) {
     await assertWritable(m.project, target, "an upgrade backup");
-    await Deno.mkdir(dirname(target), { recursive: true });
-    await Deno.copyFile(path, target);
+    // Bounded, and a state file only as a regular file: no link inside .peaks is followed.
+    const bytes = await readBoundedFile(path, { maxBytes: JSON_WRITE_MAX_BYTES, follow: true });
+    if (bytes !== undefined) await writeFileAtomic(target, bytes);
   }
   return rel(m, target);
 }
@@ -52,8 +59,7 @@ export async function moveToBackup(m: Migration, path: string): Promise<string> 
   m.backups.push(rel(m, path));
   if (!m.dryRun) {
     await assertWritable(m.project, target, "an upgrade backup");
-    await Deno.mkdir(dirname(target), { recursive: true });
-    await Deno.rename(path, target);
+    await movePath(path, target);
   }
   return rel(m, target);
 }
