@@ -1,6 +1,7 @@
 /** The real process around the kernel: stdio, env, clock. Tests build their own Ctx. */
 import type { Ctx, Env, Input, Output } from "../core/command/ctx.ts";
 import { isCompiled } from "../core/command/build.ts";
+import { within } from "../core/timer.ts";
 
 const encoder = new TextEncoder();
 
@@ -45,12 +46,7 @@ function input(): Input {
         }
       })();
       if (options.timeoutMs !== undefined) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const timeout = new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, options.timeoutMs);
-        });
-        await Promise.race([reading.catch(() => {}), timeout]);
-        clearTimeout(timer);
+        await within(reading.catch(() => {}), options.timeoutMs);
       } else {
         await reading;
       }

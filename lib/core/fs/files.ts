@@ -203,9 +203,7 @@ export async function movePath(from: string, to: string): Promise<void> {
   await Deno.rename(from, to);
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep } from "../timer.ts";
 
 const encoder = new TextEncoder();
 

@@ -17,6 +17,7 @@ import { isNotFound } from "../errors.ts";
 import { commandLine } from "../shell.ts";
 import { confineState, kindOf } from "./confine.ts";
 import { randomHex } from "../ids.ts";
+import { every, within } from "../timer.ts";
 
 /** Default bound on the lock not changing hands; `PEAKS_LOCK_TIMEOUT_MS` overrides it. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
@@ -118,9 +119,7 @@ async function waitTurn(
   let changedAt = performance.now();
   let heldSince = changedAt;
   while (!won) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([locked, new Promise((resolve) => (timer = setTimeout(resolve, poll)))]);
-    clearTimeout(timer);
+    await within(locked, poll);
     if (won) return;
     const token = await readToken(paths.lockPath);
     const now = performance.now();
@@ -176,11 +175,11 @@ export async function withLock<T>(
     // A lock taken from a queue says so to the rest of the queue; one taken
     // free writes nothing, so an uncontended command leaves the sidecar as it was.
     if (waited) await turn.mark();
-    const beat = setInterval(() => turn.mark(), Math.max(5, timeoutMs / 4));
+    const stopBeat = every(Math.max(5, timeoutMs / 4), () => turn.mark());
     try {
       return await fn();
     } finally {
-      clearInterval(beat);
+      stopBeat();
       await turn.settled();
       await file.unlock().catch(() => {});
     }

@@ -7,6 +7,7 @@
  */
 import { z } from "../zod.ts";
 import type { Env } from "../command/ctx.ts";
+import { after } from "../timer.ts";
 import type { Warning } from "../errors.ts";
 import type { HeadroomPreferencesSchema } from "../preferences/preferences_schema.ts";
 import type { HeadroomResult } from "./_headroom_result.ts";
@@ -291,12 +292,9 @@ async function callSdk(
   tokenBudget: number,
 ): Promise<unknown> {
   const { timeoutMs } = request;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error("TimeoutError: the call timed out")),
-      (RETRIES + 1) * timeoutMs + 1_000,
-    );
+  const timer = after((RETRIES + 1) * timeoutMs + 1_000);
+  const deadline = timer.done.then((): never => {
+    throw new Error("TimeoutError: the call timed out");
   });
   try {
     return await Promise.race([
@@ -315,6 +313,6 @@ async function callSdk(
       deadline,
     ]);
   } finally {
-    clearTimeout(timer);
+    timer.cancel();
   }
 }

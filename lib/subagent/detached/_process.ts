@@ -3,6 +3,7 @@
  * chunk, drained for a bounded time), its stdin, and a kill that tolerates
  * a process already gone.
  */
+import { within } from "../../core/timer.ts";
 
 /** Listens for the signals that stop a supervisor; returns the undo. */
 export function listenForSignals(onSignal: (name: Deno.Signal) => void): () => void {
@@ -63,10 +64,7 @@ export function pump(
 }
 
 export async function drain(pumps: Pump[], boundMs: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const bound = new Promise<void>((resolve) => timer = setTimeout(resolve, boundMs));
-  await Promise.race([Promise.all(pumps.map((p) => p.done)), bound]);
-  clearTimeout(timer);
+  await within(Promise.all(pumps.map((p) => p.done)), boundMs);
   for (const p of pumps) await p.reader.cancel().catch(() => {});
   await Promise.all(pumps.map((p) => p.done));
 }

@@ -21,6 +21,7 @@ import { invocation } from "./_vendor_cli.ts";
 import { VendorOutput } from "./_vendor_output.ts";
 import { join } from "../../core/std.ts";
 import { exists, sleep, writeFileAtomic } from "../../core/fs/files.ts";
+import { after, every } from "../../core/timer.ts";
 import { updateRecord } from "../../core/record/record.ts";
 import { drain, feed, kill, listenForSignals, pump } from "./_process.ts";
 import { sliceWorkDir } from "../../core/record/worktree.ts";
@@ -248,10 +249,11 @@ class SupervisedRun {
 
   /** The timeout, and a tick that polls for a stop request, a vanished record and silence. */
   private startTimers(running: Deno.ChildProcess): void {
-    const timeout = setTimeout(() => this.stop(running, "timeout"), this.info.timeoutMs);
-    this.timers.push(() => clearTimeout(timeout));
+    const timeout = after(this.info.timeoutMs);
+    timeout.done.then(() => this.stop(running, "timeout"));
+    this.timers.push(() => timeout.cancel());
     const keepAlive = this.record.heartbeatIntervalSec * 1000;
-    const tick = setInterval(() => {
+    const stopTick = every(TICK_MS, () => {
       (async () => {
         if (await this.files.stopRequested()) this.stop(running, "cancelled");
         else if (!(await exists(this.recordPath))) this.stop(running, "record-missing");
@@ -259,8 +261,8 @@ class SupervisedRun {
           this.beat(silentNote(this.state, this.ctx.now()));
         }
       })().catch(() => {});
-    }, TICK_MS);
-    this.timers.push(() => clearInterval(tick));
+    });
+    this.timers.push(stopTick);
   }
 
   /** One beat at a time; a beat that finds the record gone or cancelled stops the vendor. */
@@ -288,8 +290,9 @@ class SupervisedRun {
     this.files.writeStatus(this.status("stopping")).catch(() => {});
     kill(running, "SIGTERM");
     const grace = envMs(this.ctx, "PEAKS_DETACHED_KILL_GRACE_MS", 5_000);
-    const hard = setTimeout(() => kill(running, "SIGKILL"), grace);
-    this.timers.push(() => clearTimeout(hard));
+    const hard = after(grace);
+    hard.done.then(() => kill(running, "SIGKILL"));
+    this.timers.push(() => hard.cancel());
   }
 }
 
