@@ -6,6 +6,15 @@ export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 export const SESSION_ID_PATTERN = /^\d{4}-\d{2}-\d{2}-session-[0-9a-f]{6}$/;
 
+/**
+ * Code-unit order for identifiers, paths and ISO timestamps: the same in every
+ * locale, and free, where the first `localeCompare` of a process builds an ICU
+ * collator (10-25 ms, more than a hot call's own work).
+ */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function isValidId(value: string): boolean {
   return ID_PATTERN.test(value) && !value.includes("..");
 }

@@ -1,4 +1,5 @@
 /** Computing and writing a preferences change; `set` and `reset` share it. */
+import { compareText } from "../core/ids.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 import { PeaksError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/project/paths.ts";
@@ -142,7 +143,7 @@ function same(a: Preferences, b: Preferences): boolean {
 function sorted(value: unknown): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
   return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))
+    Object.entries(value as Record<string, unknown>).sort(([a], [b]) => compareText(a, b))
       .map(([k, v]) => [k, sorted(v)]),
   );
 }

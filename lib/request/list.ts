@@ -1,7 +1,7 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { isNotFound, PeaksError, type Warning } from "../core/errors.ts";
-import { isValidId } from "../core/ids.ts";
+import { compareText, isValidId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { readRequestText, REQUEST_ROLES, type RequestRole } from "../core/request/file.ts";
 import { checkRequest, openRequestSession, sessionFlag } from "./_load.ts";
@@ -74,7 +74,7 @@ export default defineCommand({
       }
     }
     const order = (role: RequestRole) => REQUEST_ROLES.indexOf(role);
-    rows.sort((a, b) => a.rid.localeCompare(b.rid) || order(a.role) - order(b.role));
+    rows.sort((a, b) => compareText(a.rid, b.rid) || order(a.role) - order(b.role));
     const matching = flags.state ? rows.filter((row) => row.state === flags.state) : rows;
     const shown = matching.slice(0, flags.limit);
     return {

@@ -2,7 +2,7 @@ import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { resolveProject } from "../core/project/project.ts";
 import { isNotFound, type Warning } from "../core/errors.ts";
-import { isValidId } from "../core/ids.ts";
+import { compareText, isValidId } from "../core/ids.ts";
 import { readBinding, SessionMetaFile } from "../core/session/session.ts";
 import { readValidated } from "../core/fs/json.ts";
 import { PeaksError } from "../core/errors.ts";
@@ -47,7 +47,7 @@ export default defineCommand({
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
-    rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    rows.sort((a, b) => compareText(b.createdAt, a.createdAt));
     const shown = rows.slice(0, flags.limit);
     return {
       data: { projectRoot: project.root, total: rows.length, sessions: shown },

@@ -9,7 +9,8 @@
 import type { Ctx } from "../core/command/ctx.ts";
 import { guardFlagPath, type Project } from "../core/project/project.ts";
 import { guardPath } from "../core/project/guard.ts";
-import { isNotFound, usageError } from "../core/errors.ts";
+import { usageError } from "../core/errors.ts";
+import { isFile, listDir } from "../core/fs/files.ts";
 import { isValidId, printable } from "../core/ids.ts";
 import { recordNotFound } from "../core/record/record.ts";
 import { isRecordFileName, isRecordId } from "../core/record/names_light.ts";
@@ -22,27 +23,16 @@ export interface RecordTarget {
 }
 
 async function sessionDirs(project: Project): Promise<string[]> {
-  const dirs: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(project.layout.subAgents)) {
-      if (!entry.isDirectory || entry.name === "_archive" || !isValidId(entry.name)) continue;
-      dirs.push(join(project.layout.subAgents, entry.name));
-    }
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  return dirs;
+  return (await listDir(project.layout.subAgents))
+    .filter((entry) => entry.isDirectory && entry.name !== "_archive" && isValidId(entry.name))
+    .map((entry) => join(project.layout.subAgents, entry.name));
 }
 
 async function findByName(project: Project, name: string): Promise<string> {
   const found: string[] = [];
   for (const dir of await sessionDirs(project)) {
     const path = join(dir, name);
-    try {
-      if ((await Deno.lstat(path)).isFile) found.push(path);
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
+    if (await isFile(path, { lstat: true })) found.push(path);
   }
   if (found.length !== 1) throw recordNotFound(project, name);
   return found[0];
@@ -52,7 +42,7 @@ async function findByName(project: Project, name: string): Promise<string> {
 async function findById(project: Project, id: string): Promise<string> {
   const found: string[] = [];
   for (const dir of await sessionDirs(project)) {
-    for await (const entry of Deno.readDir(dir)) {
+    for (const entry of await listDir(dir)) {
       if (entry.isFile && isRecordFileName(entry.name) && entry.name.endsWith(`-${id}.json`)) {
         found.push(join(dir, entry.name));
       }

@@ -1,6 +1,6 @@
 /** Finding a session's batch files (no reading, no zod: the status line uses it too). */
 import { listDir } from "../fs/files.ts";
-import { isValidId } from "../ids.ts";
+import { compareText, isValidId } from "../ids.ts";
 import type { Project } from "../project/project.ts";
 
 /** The versions of batch files and shared channels this peaks writes. */
@@ -29,5 +29,5 @@ export async function listBatchFiles(project: Project, sid: string): Promise<Bat
       info.mtimeMs = 0;
     }
   }));
-  return found.sort((a, b) => b.mtimeMs - a.mtimeMs || b.batchId.localeCompare(a.batchId));
+  return found.sort((a, b) => b.mtimeMs - a.mtimeMs || compareText(b.batchId, a.batchId));
 }

@@ -16,7 +16,7 @@ import { readValidated } from "../fs/json.ts";
 import { type DispatchRecord, listRecords, updateRecord } from "../record/record.ts";
 import { recordFileOf } from "../record/names_light.ts";
 import { displayPath } from "../project/paths.ts";
-import { fileTimestamp } from "../ids.ts";
+import { compareText, fileTimestamp } from "../ids.ts";
 import {
   archivedCount,
   type Batch,
@@ -72,7 +72,7 @@ function assignNumbers(
 ) {
   const sorted = [...entries].sort((a, b) =>
     a.record.dispatchedInBatch - b.record.dispatchedInBatch ||
-    a.record.createdAt.localeCompare(b.record.createdAt) || a.path.localeCompare(b.path)
+    compareText(a.record.createdAt, b.record.createdAt) || compareText(a.path, b.path)
   );
   const taken = new Set<number>(reserved);
   const numbered: Numbered[] = [];

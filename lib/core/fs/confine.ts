@@ -6,7 +6,9 @@
  * link and not a file. The root itself is the project's real path (resolved
  * once), so a tree of real folders below it cannot lead anywhere else. Every
  * state read, write, lock, move and delete in `lib/core/fs` runs this first;
- * it costs one lstat per folder level and loads nothing.
+ * it costs one lstat per folder level and loads nothing. The lstat is the
+ * synchronous call: on the runtime's thread pool each await costs ~10x the
+ * system call itself, and a guard runs several times per command.
  */
 import { PeaksError } from "../errors.ts";
 import { isNotFound } from "../errors.ts";
@@ -106,7 +108,7 @@ export async function confineState(path: string, options: { self?: boolean } = {
   for (let i = 0;; i++) {
     let info: Deno.FileInfo;
     try {
-      info = await Deno.lstat(current);
+      info = Deno.lstatSync(current);
     } catch (error) {
       if (isNotFound(error)) return;
       throw error;

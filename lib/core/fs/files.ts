@@ -12,22 +12,36 @@ import { commandLine } from "../shell.ts";
 import { confineState, kindOf, stateRootOf } from "./confine.ts";
 
 /** True when something is at `path`; a dangling symlink counts, since it occupies the name. */
-export async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
+export function exists(path: string): Promise<boolean> {
+  try {
+    Deno.lstatSync(path);
+    return Promise.resolve(true);
+  } catch {
+    return Promise.resolve(false);
+  }
 }
 
 /** True for a directory; `lstat: true` refuses a symlink to one. */
-export async function isDirectory(
+export function isDirectory(
   path: string,
   options: { lstat?: boolean } = {},
 ): Promise<boolean> {
-  const info = options.lstat ? Deno.lstat(path) : Deno.stat(path);
-  return await info.then((i) => i.isDirectory, () => false);
+  try {
+    return Promise.resolve(
+      (options.lstat ? Deno.lstatSync(path) : Deno.statSync(path)).isDirectory,
+    );
+  } catch {
+    return Promise.resolve(false);
+  }
 }
 
-/** True for a regular file (a symlink to one counts). */
-export async function isFile(path: string): Promise<boolean> {
-  return await Deno.stat(path).then((i) => i.isFile, () => false);
+/** True for a regular file; a symlink to one counts unless `lstat: true`. */
+export function isFile(path: string, options: { lstat?: boolean } = {}): Promise<boolean> {
+  try {
+    return Promise.resolve((options.lstat ? Deno.lstatSync(path) : Deno.statSync(path)).isFile);
+  } catch {
+    return Promise.resolve(false);
+  }
 }
 
 /** Default bound on one read of a state or project file. */
@@ -79,12 +93,12 @@ function checkKind(path: string, info: Deno.FileInfo, maxBytes: number): void {
   }
 }
 
-async function readUpTo(file: Deno.FsFile, path: string, maxBytes: number): Promise<Uint8Array> {
+function readUpTo(file: Deno.FsFile, path: string, maxBytes: number): Uint8Array {
   const chunks: Uint8Array[] = [];
   let total = 0;
   const buffer = new Uint8Array(Math.min(maxBytes + 1, 256 * 1024));
   while (true) {
-    const n = await file.read(buffer);
+    const n = file.readSync(buffer);
     if (n === null) break;
     total += n;
     if (total > maxBytes) {
@@ -116,7 +130,7 @@ export async function readBoundedFile(
   const follow = bounds.follow === true && stateRootOf(path) === undefined;
   let info: Deno.FileInfo;
   try {
-    info = await (follow ? Deno.stat(path) : Deno.lstat(path));
+    info = follow ? Deno.statSync(path) : Deno.lstatSync(path);
   } catch (error) {
     if (isNotFound(error)) return undefined;
     if (isDenied(error)) throw new FileRefused(path, "denied", "the operating system refused it");
@@ -125,7 +139,7 @@ export async function readBoundedFile(
   checkKind(path, info, maxBytes);
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(path, { read: true });
+    file = Deno.openSync(path, { read: true });
   } catch (error) {
     if (isNotFound(error)) return undefined;
     if (isDenied(error)) {
@@ -135,8 +149,8 @@ export async function readBoundedFile(
   }
   try {
     // Replaced by a rename in between is fine (a newer version); anything but a file is not.
-    checkKind(path, await file.stat(), maxBytes);
-    return await readUpTo(file, path, maxBytes);
+    checkKind(path, file.statSync(), maxBytes);
+    return readUpTo(file, path, maxBytes);
   } finally {
     file.close();
   }
@@ -157,12 +171,11 @@ export function readIfPresent(path: string): Promise<string | undefined> {
 }
 
 /** The file's permission bits, so a rewrite keeps them; undefined when missing. */
-export async function fileMode(path: string): Promise<number | undefined> {
+export function fileMode(path: string): Promise<number | undefined> {
   try {
-    return (await Deno.stat(path)).mode ?? undefined;
+    return Promise.resolve(Deno.statSync(path).mode ?? undefined);
   } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
+    return isNotFound(error) ? Promise.resolve(undefined) : Promise.reject(error);
   }
 }
 
@@ -171,7 +184,7 @@ export async function listDir(path: string): Promise<Deno.DirEntry[]> {
   await confineState(path, { self: true });
   const entries: Deno.DirEntry[] = [];
   try {
-    for await (const entry of Deno.readDir(path)) entries.push(entry);
+    for (const entry of Deno.readDirSync(path)) entries.push(entry);
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
@@ -182,14 +195,14 @@ export async function listDir(path: string): Promise<Deno.DirEntry[]> {
 /** Creates a folder and its parents; under `.peaks` only through real folders. */
 export async function ensureDir(path: string): Promise<void> {
   await confineState(path, { self: true });
-  await Deno.mkdir(path, { recursive: true });
+  Deno.mkdirSync(path, { recursive: true });
 }
 
 /** Removes a file (or, with `recursive`, a folder); a missing one is fine. */
 export async function removePath(path: string, options: { recursive?: boolean } = {}) {
   await confineState(path);
   try {
-    await Deno.remove(path, options);
+    Deno.removeSync(path, options);
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
@@ -200,18 +213,26 @@ export async function movePath(from: string, to: string): Promise<void> {
   await confineState(from);
   await ensureDir(dirname(to));
   await confineState(to);
-  await Deno.rename(from, to);
+  Deno.renameSync(from, to);
 }
 
 export { sleep } from "../timer.ts";
 
 const encoder = new TextEncoder();
 
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // already gone, or never made
+  }
+}
+
 /** A write never replaces a folder or a special file standing at the target's name. */
-async function checkTarget(path: string): Promise<void> {
+function checkTarget(path: string): void {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.lstat(path);
+    info = Deno.lstatSync(path);
   } catch (error) {
     if (isNotFound(error)) return;
     throw error;
@@ -226,17 +247,17 @@ async function checkTarget(path: string): Promise<void> {
 
 async function writeTemp(path: string, data: string | Uint8Array, mode?: number): Promise<string> {
   await ensureDir(dirname(path));
-  await checkTarget(path);
+  checkTarget(path);
   const temp = `${path}.${randomHex(8)}.tmp`;
-  const file = await Deno.open(temp, { write: true, createNew: true, mode });
+  const file = Deno.openSync(temp, { write: true, createNew: true, mode });
   try {
     const bytes = typeof data === "string" ? encoder.encode(data) : data;
     let written = 0;
-    while (written < bytes.length) written += await file.write(bytes.subarray(written));
-    await file.syncData();
+    while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+    file.syncDataSync();
   } catch (error) {
     file.close();
-    await Deno.remove(temp).catch(() => {});
+    removeQuietly(temp);
     throw error;
   }
   file.close();
@@ -255,9 +276,9 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const temp = await writeTemp(path, data, options.mode);
   try {
-    await Deno.rename(temp, path);
+    Deno.renameSync(temp, path);
   } catch (error) {
-    await Deno.remove(temp).catch(() => {});
+    removeQuietly(temp);
     throw error;
   }
 }
@@ -297,7 +318,7 @@ export async function createFileExclusive(
 ): Promise<boolean> {
   const temp = await writeTemp(path, data);
   try {
-    await Deno.link(temp, path);
+    Deno.linkSync(temp, path);
     return true;
   } catch (error) {
     if (isAlreadyExists(error)) return false;
@@ -309,7 +330,7 @@ export async function createFileExclusive(
     }
     throw error;
   } finally {
-    await Deno.remove(temp).catch(() => {});
+    removeQuietly(temp);
   }
 }
 

@@ -44,7 +44,7 @@ async function checkSidecar(lockPath: string): Promise<void> {
   await confineState(lockPath);
   let info: Deno.FileInfo;
   try {
-    info = await Deno.lstat(lockPath);
+    info = Deno.lstatSync(lockPath);
   } catch (error) {
     if (isNotFound(error)) return;
     throw error;
@@ -165,11 +165,11 @@ export async function withLock<T>(
 ): Promise<T> {
   const lockPath = lockPathFor(target);
   await checkSidecar(lockPath);
-  await Deno.mkdir(dirname(lockPath), { recursive: true });
-  const file = await Deno.open(lockPath, { read: true, write: true, create: true });
+  Deno.mkdirSync(dirname(lockPath), { recursive: true });
+  const file = Deno.openSync(lockPath, { read: true, write: true, create: true });
   try {
     const timeoutMs = options.timeoutMs ?? configuredTimeout();
-    const waited = !(await file.tryLock(true));
+    const waited = !file.tryLockSync(true);
     if (waited) await waitTurn(file, { target, lockPath }, timeoutMs);
     const turn = new Turn(file);
     // A lock taken from a queue says so to the rest of the queue; one taken
@@ -181,7 +181,11 @@ export async function withLock<T>(
     } finally {
       stopBeat();
       await turn.settled();
-      await file.unlock().catch(() => {});
+      try {
+        file.unlockSync();
+      } catch {
+        // closing the handle below lets it go as well
+      }
     }
   } finally {
     file.close();
@@ -198,21 +202,21 @@ export async function isLocked(target: string): Promise<boolean> {
   const lockPath = lockPathFor(target);
   await confineState(lockPath);
   try {
-    if (!(await Deno.lstat(lockPath)).isFile) return false;
+    if (!Deno.lstatSync(lockPath).isFile) return false;
   } catch (error) {
     if (isNotFound(error)) return false;
     throw error;
   }
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(lockPath, { read: true, write: true });
+    file = Deno.openSync(lockPath, { read: true, write: true });
   } catch (error) {
     if (isNotFound(error)) return false;
     throw error;
   }
   try {
-    if (!(await file.tryLock(true))) return true;
-    await file.unlock().catch(() => {});
+    if (!file.tryLockSync(true)) return true;
+    file.unlockSync();
     return false;
   } finally {
     file.close();

@@ -26,7 +26,7 @@ export async function resolveProject(ctx: Ctx): Promise<Project> {
     const wanted = resolve(ctx.cwd, flag);
     let real: string;
     try {
-      real = await Deno.realPath(wanted);
+      real = Deno.realPathSync(wanted);
     } catch (error) {
       if (!isNotFound(error)) throw error;
       throw new PeaksError("PROJECT_NOT_FOUND", `The project directory ${wanted} does not exist.`, {
@@ -44,9 +44,12 @@ export async function resolveProject(ctx: Ctx): Promise<Project> {
     return { root: real, layout: projectLayout(real), source: "flag" };
   }
 
-  const start = await Deno.realPath(ctx.cwd).catch((error) => {
+  let start: string;
+  try {
+    start = Deno.realPathSync(ctx.cwd);
+  } catch (error) {
     throw isNotFound(error) ? cwdNotFound(ctx) : error;
-  });
+  }
   let dir = start;
   while (true) {
     if (await isDirectory(join(dir, PEAKS_DIR, "_runtime"))) {

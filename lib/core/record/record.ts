@@ -19,7 +19,7 @@ import { PeaksError } from "../errors.ts";
 import { listDir } from "../fs/files.ts";
 import { isRecordFileName, quarantineCommand } from "./names_light.ts";
 import { peaksLine } from "../shell.ts";
-import { isValidId } from "../ids.ts";
+import { compareText, isValidId } from "../ids.ts";
 import { checkState, stateSchema } from "../shape/lazy.ts";
 import { RECORD_SHAPE } from "../shape/shapes.ts";
 import type { DispatchRecord } from "./record_schema.ts";
@@ -132,7 +132,7 @@ export async function readRecords(paths: string[]): Promise<RecordListing> {
 export async function listRecords(project: Project, sid: string): Promise<RecordListing> {
   const names = await recordFileNames(project, sid);
   const listing = await readRecords(names.map((n) => project.layout.dispatchRecord(sid, n)));
-  listing.records.sort((a, b) => b.record.createdAt.localeCompare(a.record.createdAt));
+  listing.records.sort((a, b) => compareText(b.record.createdAt, a.record.createdAt));
   return listing;
 }
 

@@ -1,19 +1,16 @@
 /**
- * The bundled skills tree peaks installs: where it comes from and what it
- * holds. Sources, first match wins: `PEAKS_SKILLS_DIR`; the `skills/` folder
- * next to the binary (or one level up, the installer's `bin/` + `skills/`
- * layout); the copy compiled into the binary. Under `deno run` the
- * repository's own `skills/` stands in for the last two.
+ * The bundled skills tree peaks installs: what it holds, read and checked.
+ * Where it comes from is locate.ts.
  */
 import type { Ctx } from "../command/ctx.ts";
 import { gateError, PeaksError } from "../errors.ts";
-import { dirname, fromFileUrl, join, resolve } from "../std.ts";
-import { isCompiled } from "../command/build.ts";
+import { join } from "../std.ts";
 import { checkSkillFile, SKILL_NAME_PATTERN, type SkillIssue } from "./_frontmatter.ts";
 import { isSafeRelPath, resolveRel, sha256Hex, walkTree } from "./tree.ts";
-import { isDirectory } from "../fs/files.ts";
+import { locateSkillsSource, runtimeProbe, type SourceKind, type SourceProbe } from "./locate.ts";
 
-export type SourceKind = "env" | "binary" | "repository" | "embedded";
+export { locateSkillsSource, runtimeProbe };
+export type { SourceKind, SourceProbe };
 
 /** Bounds that keep a broken or hostile tree from exhausting memory. */
 export const MAX_SOURCE_FILES = 2000;
@@ -41,60 +38,6 @@ export interface SkillsSource {
   files: Map<string, SourceFile>;
   /** Top-level files that are not skills (README.md, LICENSE): not installed. */
   ignored: string[];
-}
-
-/** What the running program looks like; tests pass their own. */
-export interface SourceProbe {
-  compiled: boolean;
-  execPath: string;
-  /** The skills folder beside the program's own modules (embedded copy or repository). */
-  bundledDir: string;
-}
-
-export function runtimeProbe(): SourceProbe {
-  return {
-    compiled: isCompiled(),
-    execPath: Deno.execPath(),
-    bundledDir: fromFileUrl(new URL("../../../skills", import.meta.url)),
-  };
-}
-
-/** Finds the skills tree without reading it. */
-export async function locateSkillsSource(
-  ctx: Ctx,
-  probe: SourceProbe = runtimeProbe(),
-): Promise<{ kind: SourceKind; path: string }> {
-  const fromEnv = ctx.env.get("PEAKS_SKILLS_DIR");
-  if (fromEnv) {
-    const path = resolve(ctx.cwd, fromEnv);
-    if (!(await isDirectory(path))) {
-      throw new PeaksError(
-        "SKILLS_SOURCE_NOT_FOUND",
-        `PEAKS_SKILLS_DIR points at ${path}, which is not a folder. Point it at a skills tree (one folder per skill, each with a SKILL.md) or unset it.`,
-        { data: { source: "env", path } },
-      );
-    }
-    return { kind: "env", path: await Deno.realPath(path) };
-  }
-  const candidates: { kind: SourceKind; path: string }[] = [];
-  if (probe.compiled) {
-    const binDir = dirname(probe.execPath);
-    candidates.push({ kind: "binary", path: join(binDir, "skills") });
-    candidates.push({ kind: "binary", path: join(dirname(binDir), "skills") });
-    candidates.push({ kind: "embedded", path: probe.bundledDir });
-  } else {
-    candidates.push({ kind: "repository", path: probe.bundledDir });
-  }
-  for (const candidate of candidates) {
-    if (await isDirectory(candidate.path)) return candidate;
-  }
-  throw new PeaksError(
-    "SKILLS_SOURCE_NOT_FOUND",
-    `No skills tree found (looked in ${
-      candidates.map((c) => c.path).join(", ")
-    }). Set PEAKS_SKILLS_DIR to the folder that holds the skills.`,
-    { data: { tried: candidates } },
-  );
 }
 
 function invalid(path: string, issues: SkillIssue[]): PeaksError {

@@ -12,6 +12,7 @@
  * Every pass runs under the project's slice lock; any `creating` or
  * `merging` state it finds was left by a killed process and is finished.
  */
+import { compareText } from "../ids.ts";
 import type { Warning } from "../errors.ts";
 import { PeaksError } from "../errors.ts";
 import { withLock } from "../fs/lock.ts";
@@ -105,7 +106,7 @@ export async function batchSlices(
     .sort((a, b) => {
       const [la, pa] = a.record.worktree.order ?? [far, far];
       const [lb, pb] = b.record.worktree.order ?? [far, far];
-      return la - lb || pa - pb || a.record.createdAt.localeCompare(b.record.createdAt);
+      return la - lb || pa - pb || compareText(a.record.createdAt, b.record.createdAt);
     });
 }
 

@@ -3,6 +3,7 @@
  * plan (read defensively: its schema belongs to the swarm commands) and the dispatch records of
  * the request's sub-agents. The next step (`next.ts`) is decided from this alone.
  */
+import { compareText } from "../ids.ts";
 import { PeaksError } from "../errors.ts";
 import { readJsonFile } from "../fs/json.ts";
 import type { Project } from "../project/project.ts";
@@ -70,7 +71,7 @@ async function readRidRecords(project: Project, sid: string, rid: string) {
   const listing = await readRecords(names.map((n) => project.layout.dispatchRecord(sid, n)));
   return listing.records.map((r) => r.record)
     .filter((r) => r.requestId === rid)
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    .sort((a, b) => compareText(b.createdAt, a.createdAt));
 }
 
 export async function readWorkflow(

@@ -40,7 +40,7 @@ export async function readRoleSection(ctx: Ctx, role: string): Promise<RoleSecti
   const skill = `peaks-${family}`;
   try {
     // Loaded only here: finding the skills tree is the skills commands' business.
-    const { locateSkillsSource } = await import("../../core/skills/source.ts");
+    const { locateSkillsSource } = await import("../../core/skills/locate.ts");
     const source = await locateSkillsSource(ctx);
     const path = join(source.path, skill, "SKILL.md");
     const info = await Deno.stat(path);
