@@ -11,7 +11,7 @@
  * an extra root (lazy_modules.ts): with deno.json's lazy-dynamic-imports,
  * the compile graph would otherwise leave the command modules out.
  */
-import { VERSION } from "../lib/core/command/build.ts";
+import { V8_FLAGS, VERSION } from "../lib/core/command/build.ts";
 import { join, parseArgs, resolve } from "../lib/core/std.ts";
 import { explainCompileFailure, runtimeCachePath } from "./compile_failure.ts";
 import { lazyModules } from "./lazy_modules.ts";
@@ -34,6 +34,7 @@ export function compileArgs(target: Target, output: string): string[] {
     "--config",
     "deno.json",
     "-P=peaks",
+    V8_FLAGS,
     "--no-prompt",
     "--include",
     "skills",

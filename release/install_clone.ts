@@ -11,6 +11,7 @@
  * `deno` from PATH each time, so Deno must stay installed.
  */
 import { fromFileUrl, join, parseArgs, resolve } from "../lib/core/std.ts";
+import { V8_FLAGS } from "../lib/core/command/build.ts";
 import { ReleaseError, runMain } from "./errors.ts";
 
 export const REPO_ROOT = resolve(fromFileUrl(new URL("../", import.meta.url)));
@@ -60,6 +61,7 @@ export async function installArgs(options: { root?: string } = {}): Promise<stri
     "--quiet",
     "--no-prompt",
     ...permissionFlags(await peaksPermissions()),
+    V8_FLAGS,
     "--config",
     join(REPO_ROOT, "deno.json"),
     join(REPO_ROOT, "peaks.ts"),

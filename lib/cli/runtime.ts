@@ -1,6 +1,6 @@
 /** The real process around the kernel: stdio, env, clock. Tests build their own Ctx. */
 import type { Ctx, Env, Input, Output } from "../core/command/ctx.ts";
-import { isCompiled } from "../core/command/build.ts";
+import { isCompiled, V8_FLAGS } from "../core/command/build.ts";
 import { within } from "../core/timer.ts";
 
 const encoder = new TextEncoder();
@@ -111,7 +111,7 @@ function selfCommand(): string[] {
   if (isCompiled()) return [compiledSelf()];
   const entry = localPath(new URL("../../peaks.ts", import.meta.url));
   const config = localPath(new URL("../../deno.json", import.meta.url));
-  return ["deno", "run", "-q", "-P=peaks", "--config", config, entry];
+  return ["deno", "run", "-q", "-P=peaks", V8_FLAGS, "--config", config, entry];
 }
 
 /**

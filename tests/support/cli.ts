@@ -3,6 +3,7 @@
  * set from deno.json (-P=peaks), an explicit environment, a temp cwd.
  */
 import { fromFileUrl, join } from "../../lib/core/std.ts";
+import { V8_FLAGS } from "../../lib/core/command/build.ts";
 
 export const REPO = fromFileUrl(new URL("../../", import.meta.url));
 export const ENTRY = join(REPO, "peaks.ts");
@@ -23,7 +24,18 @@ export async function cacheDir(): Promise<string> {
 
 /** The deno arguments that run peaks with exactly the binary's permissions. */
 export function peaksArgs(args: string[]): string[] {
-  return ["run", "-q", "--frozen", "--cached-only", "-P=peaks", "--config", CONFIG, ENTRY, ...args];
+  return [
+    "run",
+    "-q",
+    "--frozen",
+    "--cached-only",
+    "-P=peaks",
+    V8_FLAGS,
+    "--config",
+    CONFIG,
+    ENTRY,
+    ...args,
+  ];
 }
 
 export interface RunOptions {

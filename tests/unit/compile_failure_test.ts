@@ -1,6 +1,9 @@
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { cleanOutput, explainCompileFailure } from "../../release/compile_failure.ts";
 import { compileArgs } from "../../release/compile.ts";
+import { installArgs } from "../../release/install_clone.ts";
+import { V8_FLAGS } from "../../lib/core/command/build.ts";
+import { peaksArgs } from "../support/cli.ts";
 import { join } from "../../lib/core/std.ts";
 import { REPO_ROOT } from "../../release/package.ts";
 import { readImportGraph } from "../support/import_graph.ts";
@@ -61,6 +64,18 @@ Deno.test("the compile command uses exactly the peaks permission set and embeds 
     "skills",
   ]);
   assertEquals(args.at(-1), "peaks.ts");
+});
+
+Deno.test("the binary, the tests, the bench, the clone install and the task share the V8 flags", async () => {
+  assert(compileArgs("x86_64-unknown-linux-gnu", "out/peaks").includes(V8_FLAGS));
+  assert(peaksArgs([]).includes(V8_FLAGS));
+  assert((await installArgs()).includes(V8_FLAGS));
+  const config = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json")));
+  assertStringIncludes(config.tasks.peaks, ` ${V8_FLAGS} `);
+  assertStringIncludes(
+    await Deno.readTextFile(join(REPO_ROOT, "lib", "cli", "runtime.ts")),
+    '"-P=peaks", V8_FLAGS,',
+  );
 });
 
 Deno.test("every module loaded by a lazy import is a root of the compiled binary", () => {

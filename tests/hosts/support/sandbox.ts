@@ -7,7 +7,7 @@
  * stand-in is refused on this machine and recorded.
  */
 import { dirname, join } from "../../../lib/core/std.ts";
-import { cacheDir, CONFIG, ENTRY } from "../../support/cli.ts";
+import { cacheDir, peaksArgs } from "../../support/cli.ts";
 import { ensureHost, type HostId, PINNED } from "./install.ts";
 import { type BlackHole, startBlackHole } from "./blackhole.ts";
 
@@ -125,7 +125,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const deno = Deno.execPath();
   await Deno.writeTextFile(
     join(bin, "peaks"),
-    `#!/bin/sh\nexec "${deno}" run -q --frozen --cached-only -P=peaks --config "${CONFIG}" "${ENTRY}" "$@"\n`,
+    `#!/bin/sh\nexec "${deno}" ${peaksArgs([]).map((a) => `"${a}"`).join(" ")} "$@"\n`,
   );
   await Deno.chmod(join(bin, "peaks"), 0o755);
   await Deno.writeTextFile(
