@@ -122,7 +122,7 @@ async function readPromptFile(
   raw: string,
 ): Promise<{ path: string; prompt: string }> {
   const path = await guardFlagPath(ctx, project, raw, { flag: "prompt-file", mustExist: true });
-  const info = await Deno.stat(path);
+  const info = Deno.statSync(path);
   if (!info.isFile) {
     throw usageError("INVALID_FLAG_VALUE", `--prompt-file ${path} is not a file.`, {
       data: { flag: "prompt-file", path },
@@ -130,5 +130,5 @@ async function readPromptFile(
   }
   // Refused before reading, so a huge file is never loaded.
   assertUnderHardLimit(info.size);
-  return { path, prompt: await Deno.readTextFile(path) };
+  return { path, prompt: Deno.readTextFileSync(path) };
 }

@@ -24,7 +24,7 @@ export default defineCommand({
     const preferences = await readPreferences(project);
     let exists = true;
     try {
-      await Deno.stat(project.layout.preferences);
+      Deno.statSync(project.layout.preferences);
     } catch (error) {
       if (!isNotFound(error)) throw error;
       exists = false;

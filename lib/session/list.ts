@@ -5,6 +5,7 @@ import { isNotFound, type Warning } from "../core/errors.ts";
 import { compareText, isValidId } from "../core/ids.ts";
 import { readBinding, SessionMetaFile } from "../core/session/session.ts";
 import { readValidated } from "../core/fs/json.ts";
+import { listDir } from "../core/fs/files.ts";
 import { PeaksError } from "../core/errors.ts";
 import { safeField } from "../core/terminal_text.ts";
 
@@ -21,7 +22,7 @@ export default defineCommand({
     const warnings: Warning[] = [];
     const rows: Array<Record<string, unknown> & { createdAt: string }> = [];
     try {
-      for await (const entry of Deno.readDir(project.layout.runtime)) {
+      for (const entry of await listDir(project.layout.runtime)) {
         if (!entry.isDirectory || !isValidId(entry.name)) continue;
         try {
           const meta = await readValidated(

@@ -44,7 +44,7 @@ export default defineCommand({
       });
     // Checked before locking: the lock would otherwise create the session's folder.
     try {
-      await Deno.stat(project.layout.sessionMeta(sid));
+      Deno.statSync(project.layout.sessionMeta(sid));
     } catch (error) {
       if (isNotFound(error)) throw notFound();
       throw error;

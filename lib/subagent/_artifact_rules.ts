@@ -71,7 +71,7 @@ export async function measureArtifact(
 ): Promise<{ size: number; sha256: string } | undefined> {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.stat(path);
+    info = Deno.statSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;

@@ -3,10 +3,10 @@ import type { Project } from "../core/project/project.ts";
 import { assertId } from "../core/ids.ts";
 import { batchNotFound } from "./_batch_view.ts";
 
-export async function requireBatch(project: Project, sid: string, raw: string): Promise<string> {
+export function requireBatch(project: Project, sid: string, raw: string): string {
   const batchId = assertId(raw, "--batch");
   try {
-    await Deno.stat(project.layout.batch(sid, batchId));
+    Deno.statSync(project.layout.batch(sid, batchId));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) throw batchNotFound(project, sid, batchId);
     throw error;

@@ -40,6 +40,8 @@ export interface StateAttack {
 /** Calls that reach state the baselines do not (a batch-wide finalize, orphan cleanup, …). */
 export const DEEP_CALLS: Array<(fx: Fixture) => string[]> = [
   (fx) => ["sub-agent", "dispatch", "qa", "--batch-id", fx.batch, "--prompt", "go"],
+  // A request id makes a dispatch look for the request's planned DAG (the fan-out check).
+  () => ["sub-agent", "dispatch", "rd", "--request-id", "001-fanout", "--prompt", "go"],
   (fx) => ["sub-agent", "finalize", "--batch", fx.batch, "--outcome", "done"],
   () => ["sub-agent", "cleanup", "--older-than", "0s"],
   () => ["sub-agent", "cleanup", "--orphans", "--kill"],
@@ -89,6 +91,9 @@ const STATE_FILES: Array<[string, (fx: Fixture) => string]> = [
   ["request", requestFile],
 ];
 
+/** Where a request's planned DAG is kept (the fixture has none; a dispatch with a request id looks). */
+const sliceDag = (fx: Fixture) => join(sessionDir(fx), "sc", "slice-dag.json");
+
 /** Class 1: every state folder a symlink to a folder outside the project. */
 export const FOLDER_LINK_ATTACKS: StateAttack[] = FOLDER_LINKS.map(([label, path]) => ({
   name: `${label} is a symlink out of the project`,
@@ -106,6 +111,11 @@ export const SPECIAL_FILE_ATTACKS: StateAttack[] = [
     targets: (fx) => [path(fx)],
     setup: (fx) => mkfifo(path(fx)),
   })),
+  {
+    name: "the planned slice DAG is a FIFO",
+    targets: (fx) => [sliceDag(fx)],
+    setup: (fx) => mkfifo(sliceDag(fx)),
+  },
   ...STATE_FILES.map(([label, path]): StateAttack => ({
     name: `the ${label} is a symlink to a file outside`,
     targets: (fx) => [path(fx)],

@@ -56,9 +56,9 @@ export async function archivedCount(project: Project, sid: string, batchId: stri
   return archived?.count ?? 0;
 }
 
-async function recordExists(project: Project, sid: string, name: string): Promise<boolean> {
+function recordExists(project: Project, sid: string, name: string): boolean {
   try {
-    await Deno.lstat(project.layout.dispatchRecord(sid, name));
+    Deno.lstatSync(project.layout.dispatchRecord(sid, name));
     return true;
   } catch (error) {
     if (isNotFound(error)) return false;
@@ -71,11 +71,11 @@ async function recordExists(project: Project, sid: string, name: string): Promis
  * members (records are created in order, so they form a prefix), the rest are
  * dropped and their numbers given back.
  */
-export async function settlePending(project: Project, sid: string, batch: Batch): Promise<Batch> {
+export function settlePending(project: Project, sid: string, batch: Batch): Batch {
   if (!batch.pending) return batch;
   const members = [...batch.members];
   for (const entry of batch.pending) {
-    if (!(await recordExists(project, sid, entry.record))) break;
+    if (!recordExists(project, sid, entry.record)) break;
     members.push(entry);
   }
   const { pending: _, ...rest } = batch;
@@ -86,7 +86,7 @@ export async function settlePending(project: Project, sid: string, batch: Batch)
 export async function readBatch(project: Project, sid: string, batchId: string) {
   const path = project.layout.batch(sid, batchId);
   const batch = await readValidated(path, BatchFile, batchReadOptions(project, sid, batchId));
-  return batch && await settlePending(project, sid, batch);
+  return batch && settlePending(project, sid, batch);
 }
 
 export interface Joining {
@@ -120,7 +120,7 @@ export async function joinBatch(
   const result = await updateJson(path, BatchFile, options, async (current) => {
     const at = now.toISOString();
     const settled: Batch = current
-      ? await settlePending(project, sid, current)
+      ? settlePending(project, sid, current)
       : await freshBatch(project, sid, batchId, at);
     annotate?.(settled);
     const reserved = joining.map((member, i) => ({

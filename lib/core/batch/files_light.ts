@@ -22,12 +22,12 @@ export async function listBatchFiles(project: Project, sid: string): Promise<Bat
     if (!entry.isFile || !match || !isValidId(match[1])) continue;
     found.push({ batchId: match[1], path: project.layout.batch(sid, match[1]), mtimeMs: 0 });
   }
-  await Promise.all(found.map(async (info) => {
+  for (const info of found) {
     try {
-      info.mtimeMs = (await Deno.lstat(info.path)).mtime?.getTime() ?? 0;
+      info.mtimeMs = Deno.lstatSync(info.path).mtime?.getTime() ?? 0;
     } catch {
       info.mtimeMs = 0;
     }
-  }));
+  }
   return found.sort((a, b) => b.mtimeMs - a.mtimeMs || compareText(b.batchId, a.batchId));
 }

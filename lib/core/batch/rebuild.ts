@@ -46,7 +46,7 @@ async function currentOrAside(
   const path = project.layout.batch(sid, batchId);
   try {
     const current = await readValidated(path, BatchFile, batchReadOptions(project, sid, batchId));
-    return { current: current && await settlePending(project, sid, current), keptAside: null };
+    return { current: current && settlePending(project, sid, current), keptAside: null };
   } catch (error) {
     if (!(error instanceof PeaksError) || error.code !== "RECORD_UNREADABLE") throw error;
     const aside = `${path}.corrupt-${fileTimestamp(now)}`;

@@ -5,6 +5,7 @@
  * worktrees of isolated slices (`lib/core/slice/`) run it through `runGit`.
  */
 import { dirname, join } from "../std.ts";
+import { exists, readBoundedText } from "../fs/files.ts";
 
 export interface GitHead {
   head: string;
@@ -72,12 +73,12 @@ function git(root: string, args: string[]): Promise<{ ok: boolean; out: string }
 }
 
 /** The nearest `.git` entry at or above `dir` (a checkout, worktree or submodule), if any. */
-async function findGitEntry(dir: string): Promise<{ path: string; isDirectory: boolean } | null> {
+function findGitEntry(dir: string): { path: string; isDirectory: boolean } | null {
   let current = dir;
   while (true) {
     try {
       const path = join(current, ".git");
-      return { path, isDirectory: (await Deno.lstat(path)).isDirectory };
+      return { path, isDirectory: Deno.lstatSync(path).isDirectory };
     } catch {
       const parent = dirname(current);
       if (parent === current) return null;
@@ -87,6 +88,12 @@ async function findGitEntry(dir: string): Promise<{ path: string; isDirectory: b
 }
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+const REF_MAX = 4096;
+
+/** A ref file's text, bounded and only from a regular file; "" for anything else. */
+async function readRef(path: string, maxBytes?: number): Promise<string> {
+  return (await readBoundedText(path, { maxBytes }).catch(() => undefined)) ?? "";
+}
 
 /**
  * HEAD read straight from a plain `.git` folder (loose ref or packed-refs),
@@ -95,18 +102,16 @@ const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
  */
 async function readHeadFiles(gitDir: string): Promise<GitHead | null | undefined> {
   try {
-    if (await Deno.lstat(join(gitDir, "reftable")).then(() => true, () => false)) return undefined;
-    const head = (await Deno.readTextFile(join(gitDir, "HEAD"))).trim();
+    if (await exists(join(gitDir, "reftable"))) return undefined;
+    const head = (await readBoundedText(join(gitDir, "HEAD"), { maxBytes: REF_MAX }))?.trim();
+    if (head === undefined) return undefined;
     if (SHA.test(head)) return { head, branch: "HEAD" };
     const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1];
     if (!ref || ref.split("/").includes("..")) return undefined;
     const branch = ref.slice("refs/heads/".length);
-    const loose = await Deno.readTextFile(join(gitDir, ...ref.split("/"))).then(
-      (t) => t.trim(),
-      () => "",
-    );
+    const loose = (await readRef(join(gitDir, ...ref.split("/")), REF_MAX)).trim();
     if (SHA.test(loose)) return { head: loose, branch };
-    const packed = await Deno.readTextFile(join(gitDir, "packed-refs")).catch(() => "");
+    const packed = await readRef(join(gitDir, "packed-refs"));
     for (const line of packed.split("\n")) {
       const [sha, name] = line.trim().split(" ");
       if (name === ref && SHA.test(sha)) return { head: sha, branch };
@@ -120,7 +125,7 @@ async function readHeadFiles(gitDir: string): Promise<GitHead | null | undefined
 /** HEAD and branch of the repository at `root`; null outside a repository or before the first commit. */
 export async function readGitHead(root: string): Promise<GitHead | null> {
   // Starting a process costs a few milliseconds on every dispatch; skip it where git has nothing to say.
-  const entry = await findGitEntry(root);
+  const entry = findGitEntry(root);
   if (!entry) return null;
   if (entry.isDirectory) {
     const fromFiles = await readHeadFiles(entry.path);

@@ -16,12 +16,12 @@ function inside(root: string, candidate: string): boolean {
 }
 
 /** The real path of the longest existing prefix of `path`, plus the rest joined back. */
-async function realPrefix(path: string): Promise<string> {
+function realPrefix(path: string): string {
   const pending: string[] = [];
   let current = path;
   while (true) {
     try {
-      const real = await Deno.realPath(current);
+      const real = Deno.realPathSync(current);
       return pending.length ? resolve(real, ...pending.reverse()) : real;
     } catch (error) {
       if (!isNotFound(error)) throw error;
@@ -38,12 +38,20 @@ async function realPrefix(path: string): Promise<string> {
  * derived from the path itself). Refuses `..` segments, absolute paths outside
  * the root, and symlinks whose target leaves it. Returns the absolute path.
  */
-export async function guardPath(
+export function guardPath(
   root: string,
   base: string,
   raw: string,
   options: GuardOptions,
 ): Promise<string> {
+  try {
+    return Promise.resolve(guardPathNow(root, base, raw, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function guardPathNow(root: string, base: string, raw: string, options: GuardOptions): string {
   const reject = (why: string) =>
     usageError(
       "PATH_OUTSIDE_PROJECT",
@@ -63,13 +71,13 @@ export async function guardPath(
   if (raw.split(/[\\/]+/).includes("..")) throw reject("contains a '..' segment");
   const lexical = isAbsolute(raw) ? resolve(raw) : resolve(base, raw);
   if (!inside(root, lexical)) throw reject("is outside the project");
-  const real = await realPrefix(lexical);
+  const real = realPrefix(lexical);
   if (!inside(root, real)) {
     throw reject("resolves through a symlink to a place outside the project");
   }
   if (options.mustExist) {
     try {
-      await Deno.stat(real);
+      Deno.statSync(real);
     } catch (error) {
       if (!isNotFound(error)) throw error;
       throw usageError("FILE_NOT_FOUND", `--${options.flag}: ${lexical} does not exist.`, {
@@ -81,9 +89,9 @@ export async function guardPath(
 }
 
 /** Refuses to write a file that is a symlink (settings files, standards files). */
-export async function assertNotSymlink(path: string, what: string): Promise<void> {
+export function assertNotSymlink(path: string, what: string): void {
   try {
-    const info = await Deno.lstat(path);
+    const info = Deno.lstatSync(path);
     if (info.isSymlink) {
       throw new PeaksError(
         "SYMLINK_REFUSED",

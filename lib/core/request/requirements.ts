@@ -88,9 +88,9 @@ function standardsProblem(shown: string, text: string | undefined): Problem | un
 }
 
 /** A file that must be newer than an event and was last written before it. */
-async function staleProblem(requirement: Requirement, shown: string): Promise<Problem | undefined> {
+function staleProblem(requirement: Requirement, shown: string): Problem | undefined {
   const { at, event } = requirement.newerThan!;
-  const written = (await Deno.stat(requirement.path)).mtime?.getTime();
+  const written = Deno.statSync(requirement.path).mtime?.getTime();
   if (written === undefined || written > Date.parse(at)) return undefined;
   return {
     kind: "stale",
@@ -137,7 +137,7 @@ export async function checkRequirements(
       });
       continue;
     }
-    const stale = requirement.newerThan && await staleProblem(requirement, shown);
+    const stale = requirement.newerThan && staleProblem(requirement, shown);
     if (stale) problems.push(stale);
     const lines = text.split("\n").map((line) => line.replace(/\r$/, ""));
     const problem = headingProblem(shown, lines, requirement.headings);

@@ -95,7 +95,7 @@ export async function resolveSession(
     );
   }
   try {
-    await Deno.stat(project.layout.sessionMeta(sessionId));
+    Deno.statSync(project.layout.sessionMeta(sessionId));
   } catch (error) {
     if (!isNotFound(error)) throw error;
     throw new PeaksError(

@@ -7,6 +7,7 @@
  * gate still misses, so the caller produces it first instead of learning it from a refusal.
  */
 import type { Project } from "../project/project.ts";
+import { readBoundedText } from "../fs/files.ts";
 import { displayPath } from "../project/paths.ts";
 import { peaksCommand, type SessionContext } from "../session/session.ts";
 import type { RequestDocument, RequestRole } from "../request/file.ts";
@@ -67,7 +68,7 @@ async function step(
   const phase = PHASES[doc.meta.role];
   const needs: Need[] = [];
   const path = project.layout.request(sessionId, doc.meta.role, doc.meta.rid);
-  const text = await Deno.readTextFile(path).catch(() => "");
+  const text = (await readBoundedText(path).catch(() => undefined)) ?? "";
   const lint = lintText(text).errors.length;
   if (lint) {
     needs.push({

@@ -6,6 +6,7 @@
  * one failed read.
  */
 import { readBatch } from "../../core/batch/batch.ts";
+import { readBoundedText } from "../../core/fs/files.ts";
 import type { Warning } from "../../core/errors.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
@@ -18,12 +19,9 @@ export async function fanoutWarning(
   sessionFromBinding: boolean,
 ): Promise<Warning | undefined> {
   const path = project.layout.sliceDag(sid);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch {
-    return undefined;
-  }
+  // A missing, oversized or non-regular DAG file is the plan's business, not this warning's.
+  const text = await readBoundedText(path).catch(() => undefined);
+  if (text === undefined) return undefined;
   try {
     const { batchDagOf, parseDag } = await import("../../core/dag/dag.ts");
     const shown = displayPath(project.root, path);

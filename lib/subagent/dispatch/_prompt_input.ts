@@ -54,14 +54,14 @@ export async function readPromptInput(
   let input: PromptInput;
   if (file !== undefined) {
     const path = await guardFlagPath(ctx, project, file, { flag: "prompt-file", mustExist: true });
-    const info = await Deno.stat(path);
+    const info = Deno.statSync(path);
     if (!info.isFile) {
       throw usageError("INVALID_FLAG_VALUE", `--prompt-file ${path} is not a regular file.`, {
         data: { flag: "prompt-file" },
       });
     }
     if (info.size > PROMPT_SAFETY_CAP) throw tooLarge(info.size, "--prompt-file");
-    input = { text: decode(await Deno.readFile(path)), source: "file", file: path };
+    input = { text: decode(Deno.readFileSync(path)), source: "file", file: path };
   } else if (inline === "-") {
     const text = await ctx.stdin.readAll({ maxBytes: PROMPT_SAFETY_CAP + 1 });
     if (text === undefined) {

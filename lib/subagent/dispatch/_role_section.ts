@@ -8,6 +8,7 @@
 import type { Ctx } from "../../core/command/ctx.ts";
 import { isNotFound, PeaksError } from "../../core/errors.ts";
 import { join } from "../../core/std.ts";
+import { FileRefused, readBoundedText } from "../../core/fs/files.ts";
 
 export interface RoleSection {
   /** The skill folder name: `peaks-rd`. */
@@ -43,13 +44,14 @@ export async function readRoleSection(ctx: Ctx, role: string): Promise<RoleSecti
     const { locateSkillsSource } = await import("../../core/skills/locate.ts");
     const source = await locateSkillsSource(ctx);
     const path = join(source.path, skill, "SKILL.md");
-    const info = await Deno.stat(path);
-    if (!info.isFile || info.size > SKILL_FILE_MAX) return null;
-    const section = sectionFor(await Deno.readTextFile(path), role);
+    const text = await readBoundedText(path, { maxBytes: SKILL_FILE_MAX, follow: true });
+    const section = text === undefined ? null : sectionFor(text, role);
     return section ? { skill, ...section } : null;
   } catch (error) {
-    // No skills tree, no such skill: the brief goes without the section.
-    if (error instanceof PeaksError || isNotFound(error)) return null;
+    // No skills tree, no such skill, not a readable file: the brief goes without the section.
+    if (error instanceof PeaksError || error instanceof FileRefused || isNotFound(error)) {
+      return null;
+    }
     throw error;
   }
 }
