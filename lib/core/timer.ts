@@ -15,15 +15,22 @@ export interface Timer {
   cancel(): void;
 }
 
+/** The longest single delay the runtime's timer queue takes; a longer one fires at once. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
 export function after(ms: number): Timer {
-  const signal = AbortSignal.timeout(Math.max(0, Math.ceil(ms)));
   let cancel = () => {};
   const done = new Promise<void>((resolve) => {
-    const fire = () => resolve();
-    signal.addEventListener("abort", fire, { once: true });
-    cancel = () => signal.removeEventListener("abort", fire);
+    const arm = (left: number) => {
+      const step = Math.min(left, MAX_DELAY_MS);
+      const signal = AbortSignal.timeout(step);
+      const fire = () => left > step ? arm(left - step) : resolve();
+      signal.addEventListener("abort", fire, { once: true });
+      cancel = () => signal.removeEventListener("abort", fire);
+    };
+    arm(Math.max(0, Math.ceil(ms)));
   });
-  return { done, cancel };
+  return { done, cancel: () => cancel() };
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -17,6 +17,15 @@ Deno.test("sleep and after fire; within gives the work's value or undefined", as
   assertEquals(await failing.then(() => "ok", (e) => e.message), "boom");
 });
 
+Deno.test("a delay past the runtime's 2^31-1 ms bound waits instead of firing at once", async () => {
+  let fired = false;
+  const timer = after(2 ** 32);
+  timer.done.then(() => (fired = true));
+  await sleep(200);
+  timer.cancel();
+  assertEquals(fired, false);
+});
+
 Deno.test("every repeats until stopped, and not once after", async () => {
   let calls = 0;
   let stop = () => {};
