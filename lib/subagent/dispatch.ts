@@ -18,7 +18,6 @@ import { governanceFlags, governanceWords } from "../core/prompt_budget/flags.ts
 import { type Replay, replayPlan } from "./dispatch/_replay.ts";
 import { promptGiven, type PromptInput, readPromptInput } from "./dispatch/_prompt_input.ts";
 import { readRoleSection } from "./dispatch/_role_section.ts";
-import { isWorkflowRole, workflowTask } from "./dispatch/_workflow_task.ts";
 import { promptBudgetStep } from "./dispatch/_prompt_budget_step.ts";
 import { fanoutWarning } from "./dispatch/_fanout_check.ts";
 import { generatedRequestId, readSurroundings, runtimeArgs } from "./dispatch/_runtime_args.ts";
@@ -278,6 +277,8 @@ async function workflowPrompt(
   role: string,
   rid: string | undefined,
 ): Promise<PromptInput> {
+  // Loaded only here: a dispatch with its own prompt needs none of the workflow's readers.
+  const { isWorkflowRole, workflowTask } = await import("./dispatch/_workflow_task.ts");
   const task = rid !== undefined && isWorkflowRole(role)
     ? await workflowTask({
       project: session.project,
