@@ -150,6 +150,15 @@ async function waitTurn(
   }
 }
 
+/** Lets go of an OS lock; a failure is harmless, since closing the handle lets it go as well. */
+function release(file: Deno.FsFile): void {
+  try {
+    file.unlockSync();
+  } catch {
+    // the close that follows releases it
+  }
+}
+
 /**
  * Runs `fn` while holding an exclusive OS lock on the sidecar `<target>.lock`.
  * The OS drops the lock when its holder dies, so a killed writer never leaves
@@ -181,11 +190,7 @@ export async function withLock<T>(
     } finally {
       stopBeat();
       await turn.settled();
-      try {
-        file.unlockSync();
-      } catch {
-        // closing the handle below lets it go as well
-      }
+      release(file);
     }
   } finally {
     file.close();
@@ -216,7 +221,7 @@ export async function isLocked(target: string): Promise<boolean> {
   }
   try {
     if (!file.tryLockSync(true)) return true;
-    file.unlockSync();
+    release(file);
     return false;
   } finally {
     file.close();
