@@ -93,10 +93,15 @@ function checkKind(path: string, info: Deno.FileInfo, maxBytes: number): void {
   }
 }
 
-function readUpTo(file: Deno.FsFile, path: string, maxBytes: number): Uint8Array {
+/**
+ * Reads to the end, refusing past `maxBytes`. The buffer fits the size the
+ * handle reported plus one byte (a small file no longer costs a 256 KB
+ * buffer), so a whole file is one read that fills it and one that finds the end.
+ */
+function readUpTo(file: Deno.FsFile, path: string, maxBytes: number, size: number): Uint8Array {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const buffer = new Uint8Array(Math.min(maxBytes + 1, 256 * 1024));
+  const buffer = new Uint8Array(Math.min(maxBytes, Math.max(size, 4096), 256 * 1024) + 1);
   while (true) {
     const n = file.readSync(buffer);
     if (n === null) break;
@@ -106,6 +111,7 @@ function readUpTo(file: Deno.FsFile, path: string, maxBytes: number): Uint8Array
     }
     chunks.push(buffer.slice(0, n));
   }
+  if (chunks.length === 1) return chunks[0];
   const all = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
@@ -149,8 +155,9 @@ export async function readBoundedFile(
   }
   try {
     // Replaced by a rename in between is fine (a newer version); anything but a file is not.
-    checkKind(path, file.statSync(), maxBytes);
-    return readUpTo(file, path, maxBytes);
+    const opened = file.statSync();
+    checkKind(path, opened, maxBytes);
+    return readUpTo(file, path, maxBytes, opened.size);
   } finally {
     file.close();
   }
