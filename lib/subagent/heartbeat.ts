@@ -62,6 +62,7 @@ export default defineCommand({
         }, now);
         return { value: next, result: { next, revivedFrom } };
       },
+      { pure: true },
     );
     const { next, revivedFrom } = outcome;
     const revived = revivedFrom !== null;

@@ -171,7 +171,8 @@ function post(
   entry: ChannelEntry,
 ): Promise<{ previous: ChannelEntry | undefined; evicted: string[]; entries: number }> {
   const { batchId, sessionId, at } = channelOf;
-  return updateJson(path, ChannelFile, channelReadOptions(path), (current) => {
+  // Pure: when the channel is busy, the post is rehearsed before the wait (updateJson).
+  return updateJson(path, ChannelFile, { ...channelReadOptions(path), pure: true }, (current) => {
     const channel: Channel = current ?? {
       version: CHANNEL_VERSION,
       batchId,

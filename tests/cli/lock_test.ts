@@ -5,7 +5,7 @@ import { join } from "../../lib/core/std.ts";
 
 const WRITERS = 50;
 
-Deno.test("50 concurrent processes increment one file exactly 50 times; readers never see invalid JSON", async () => {
+Deno.test("50 concurrent processes (half rehearsing a pure update) increment one file exactly 50 times; readers never see invalid JSON", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "counter.json");
   const script = join(REPO, "tests", "support", "increment.ts");
@@ -31,7 +31,18 @@ Deno.test("50 concurrent processes increment one file exactly 50 times; readers 
   const results = await Promise.all(
     Array.from({ length: WRITERS }, (_, i) =>
       new Deno.Command(Deno.execPath(), {
-        args: ["run", "-q", "--cached-only", "-P=peaks", "--config", CONFIG, script, path, `w${i}`],
+        args: [
+          "run",
+          "-q",
+          "--cached-only",
+          "-P=peaks",
+          "--config",
+          CONFIG,
+          script,
+          path,
+          `w${i}`,
+          i % 2 ? "pure" : "plain",
+        ],
         env,
         clearEnv: true,
         stdout: "null",

@@ -176,6 +176,66 @@ Deno.test("a queue that keeps moving is waited out, however much longer than the
   assertEquals(new Set(order).size, 6);
 });
 
+/** Takes the lock on `target` through a handle of its own, as another process would. */
+function holdLock(target: string): Deno.FsFile {
+  const other = Deno.openSync(`${target}.lock`, { read: true, write: true, create: true });
+  other.lockSync(true);
+  return other;
+}
+
+Deno.test("withLock runs whileBusy only when the lock is taken, outside it, and ignores its errors", async () => {
+  await using dir = await tempDir();
+  const target = `${dir.path}/state.json`;
+  let calls = 0;
+  const whileBusy = () => {
+    calls++;
+    return Promise.resolve();
+  };
+  assertEquals(await withLock(target, () => Promise.resolve("free"), { whileBusy }), "free");
+  assertEquals(calls, 0);
+
+  const other = holdLock(target);
+  const ran = await withLock(target, () => Promise.resolve("after"), {
+    whileBusy: () => {
+      calls++;
+      // Still the other handle's: this runs before the caller queues for the lock.
+      assertEquals(Deno.openSync(`${target}.lock`, { read: true }).tryLockSync(true), false);
+      other.close();
+      throw new Error("a failed rehearsal is not the caller's failure");
+    },
+  });
+  assertEquals(ran, "after");
+  assertEquals(calls, 1);
+});
+
+Deno.test("a pure update is rehearsed while the file is busy and still applied once; others are not rehearsed", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/count.json`;
+  const schema = z.object({ n: z.number() });
+  await Deno.writeTextFile(path, '{"n":1}\n');
+
+  let other = holdLock(path);
+  const seen: number[] = [];
+  await updateJson(path, schema, { what: "counter", pure: true }, (cur) => {
+    seen.push(cur?.n ?? 0);
+    if (seen.length === 1) other.close(); // the rehearsal: the holder lets go after it
+    return { value: { n: (cur?.n ?? 0) + 1 }, result: null };
+  });
+  assertEquals(seen, [1, 1]);
+  assertEquals(JSON.parse(await Deno.readTextFile(path)), { n: 2 });
+
+  other = holdLock(path);
+  const impure: number[] = [];
+  const letGo = new Promise<void>((resolve) => setTimeout(() => resolve(other.close()), 20));
+  await updateJson(path, schema, { what: "counter" }, (cur) => {
+    impure.push(cur?.n ?? 0);
+    return { value: { n: (cur?.n ?? 0) + 1 }, result: null };
+  });
+  await letGo;
+  assertEquals(impure, [2]);
+  assertEquals(JSON.parse(await Deno.readTextFile(path)), { n: 3 });
+});
+
 Deno.test("schema-checked reads report RECORD_UNREADABLE with a repair command", async () => {
   await using dir = await tempDir();
   const path = `${dir.path}/thing.json`;

@@ -21,6 +21,12 @@ export interface UpdateOptions extends ReadOptions {
    * kept) and the update starts from nothing instead of failing.
    */
   replaceUnreadable?: boolean;
+  /**
+   * The update only computes: it reads nothing else, writes nothing and
+   * changes nothing outside the value it returns. When the lock is busy,
+   * such an update is rehearsed first (see updateJson).
+   */
+  pure?: boolean;
 }
 
 /** The repair every unreadable file has at least: its bytes kept beside it, out of the way. */
@@ -113,6 +119,13 @@ async function readCurrent<T>(
  * Locked read-modify-write: reads the current value (undefined when absent),
  * lets `update` compute the next one, validates and writes it atomically.
  * Returning `undefined` from `update` leaves the file untouched.
+ *
+ * When another process holds the lock, the caller first rehearses the work
+ * without it: it reads and checks the current file and, for a `pure` update,
+ * computes and checks the next value, writing nothing. Most of that time is
+ * V8 compiling the code on its first run; done while the lock is busy, it
+ * leaves the holder's turn with only the work itself, which is what bounds
+ * how many writers a contended file serves per second.
  */
 export function updateJson<T, R = void>(
   path: string,
@@ -138,5 +151,18 @@ export function updateJson<T, R = void>(
       await writeJsonAtomic(path, checked.data);
     }
     return result;
-  });
+  }, { whileBusy: () => rehearse(path, schema, options, update) });
+}
+
+/** The unlocked dry run of an update (its outcome, errors included, is dropped). */
+async function rehearse<T, R>(
+  path: string,
+  schema: AnySchema<T>,
+  options: UpdateOptions,
+  update: (current: T | undefined) => Promise<{ value?: T; result: R }> | { value?: T; result: R },
+): Promise<void> {
+  const current = await readValidated(path, schema, options);
+  if (!options.pure) return;
+  const { value } = await update(current);
+  if (value !== undefined && (await checkState(schema, value)).success) JSON.stringify(value);
 }

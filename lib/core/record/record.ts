@@ -149,18 +149,23 @@ export interface RecordChange<R> {
 export function updateRecord<R>(
   path: string,
   change: (record: DispatchRecord | undefined) => RecordChange<R> | Promise<RecordChange<R>>,
+  options: { pure?: boolean } = {},
 ): Promise<R> {
-  return updateJson(path, RecordFile, recordReadOptions(path), change);
+  return updateJson(path, RecordFile, { ...recordReadOptions(path), ...options }, change);
 }
 
-/** Like updateRecord, for a record that must exist: a missing one is RECORD_NOT_FOUND. */
+/**
+ * Like updateRecord, for a record that must exist: a missing one is RECORD_NOT_FOUND.
+ * `pure`: the change only computes the next record (see UpdateOptions.pure).
+ */
 export function updateExistingRecord<R>(
   project: Project,
   path: string,
   change: (record: DispatchRecord) => RecordChange<R> | Promise<RecordChange<R>>,
+  options: { pure?: boolean } = {},
 ): Promise<R> {
   return updateRecord(path, (record) => {
     if (!record) throw recordNotFound(project, path);
     return change(record);
-  });
+  }, options);
 }
