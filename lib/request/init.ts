@@ -1,7 +1,7 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { createFileExclusive } from "../core/fs/files.ts";
-import { assertId } from "../core/ids.ts";
+import { assertId, isoTime } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import {
   readRequest,
@@ -55,7 +55,7 @@ export default defineCommand({
     const warnings: Warning[] = [];
 
     const type = await typeOf(session, role, rid, flags.type, warnings);
-    const now = ctx.now().toISOString();
+    const now = isoTime(ctx.now());
     const meta: RequestMeta = {
       rid,
       role,

@@ -32,6 +32,7 @@ import {
   passGates,
   type Transition,
 } from "./_transition_steps.ts";
+import { isoTime } from "../core/ids.ts";
 
 const STATES_HELP = `${
   Object.entries(ROLE_PATHS).map(([role, path]) => `${role}: ${path.join(" > ")}`).join("; ")
@@ -153,7 +154,7 @@ async function transition(t: Transition): Promise<CommandResult> {
     ? await passGates(t, meta, text)
     : { warnings: [], lintErrors: 0, bypassed: [] };
   const rework = move.kind === "rework" ? await checkRework(session, meta, to) : undefined;
-  const now = t.ctx.now().toISOString();
+  const now = isoTime(t.ctx.now());
   const override = gates.bypassed.length ? await countOverride(t, meta, gates.bypassed, now) : null;
   const next = nextMeta(t, meta, move.kind, rework, now);
   if (rework?.round) {

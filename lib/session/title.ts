@@ -1,6 +1,6 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { resolveProject } from "../core/project/project.ts";
-import { assertId, printable } from "../core/ids.ts";
+import { assertId, isoTime, printable } from "../core/ids.ts";
 import { isNotFound, PeaksError, usageError } from "../core/errors.ts";
 import { SessionMetaFile } from "../core/session/session.ts";
 import { TITLE_MAX } from "../core/session/session_schema.ts";
@@ -49,7 +49,7 @@ export default defineCommand({
       if (isNotFound(error)) throw notFound();
       throw error;
     }
-    const now = ctx.now().toISOString();
+    const now = isoTime(ctx.now());
     const previous = await updateJson(
       project.layout.sessionMeta(sid),
       SessionMetaFile,

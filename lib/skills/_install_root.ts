@@ -21,6 +21,7 @@ import { ensureRoot, inspectRoot, present, withRootLock } from "../core/skills/r
 import type { SkillsSource } from "../core/skills/source.ts";
 import { entryKind, resolveRel, walkTree } from "../core/skills/tree.ts";
 import { pruneCreatedDirs } from "./_prune.ts";
+import { isoTime } from "../core/ids.ts";
 
 export interface InstallOptions {
   force: boolean;
@@ -114,7 +115,7 @@ function nextManifest(
   plan: InstallPlan,
   createdDirs: Set<string>,
 ): Manifest {
-  const now = ctx.now().toISOString();
+  const now = isoTime(ctx.now());
   const agents = [...new Set([...(current?.agents ?? []), ...root.agents])];
   return {
     manifestVersion: 1,

@@ -16,6 +16,7 @@ import {
 import { pruneAllCreated, pruneCreatedDirs } from "./_prune.ts";
 import { inspectRoot, present, withRootLock } from "../core/skills/root.ts";
 import { blockedParent, hashFileAt, resolveRel } from "../core/skills/tree.ts";
+import { isoTime } from "../core/ids.ts";
 
 export interface UninstallOptions {
   force: boolean;
@@ -109,7 +110,7 @@ export async function uninstallFromRoot(
       if (!current) return;
       const agents = current.agents.filter((a) => !root.agents.includes(a));
       if (agents.length) {
-        await writeManifest(root.path, { ...current, agents, updatedAt: ctx.now().toISOString() });
+        await writeManifest(root.path, { ...current, agents, updatedAt: isoTime(ctx.now()) });
       }
     });
     return report(root, "released", { remainingAgents: remaining });
@@ -143,7 +144,7 @@ export async function uninstallFromRoot(
         files,
         skills: current.skills.filter((s) => keptOurs.some((k) => k.path.startsWith(`${s}/`))),
         createdDirs: [...created].sort(),
-        updatedAt: ctx.now().toISOString(),
+        updatedAt: isoTime(ctx.now()),
       });
     }
     return report(root, plan.kept.length ? "partly-removed" : "removed", {

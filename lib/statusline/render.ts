@@ -1,7 +1,7 @@
 import { defineCommand } from "../core/command/spec.ts";
 import type { Ctx } from "../core/command/ctx.ts";
 import { resolveProject } from "../core/project/project.ts";
-import { isValidId } from "../core/ids.ts";
+import { isoTime, isValidId } from "../core/ids.ts";
 import type { ContextReading } from "../core/presence/presence.ts";
 import { callerFileId, callerIdFromEnv, presenceView } from "../core/presence/presence_light.ts";
 import { writeJsonAtomic } from "../core/fs/files.ts";
@@ -73,7 +73,7 @@ async function line(ctx: Ctx): Promise<string> {
   const callerRaw = text(status.session_id);
   const callerId = callerRaw ? await callerFileId(callerRaw) : await callerIdFromEnv(ctx.env);
   const now = ctx.now();
-  const fresh = readingFromStatus(status, now.toISOString());
+  const fresh = readingFromStatus(status, isoTime(now));
   const [presence, stored, swarm] = await Promise.all([
     peekPresence(project, sessionId, callerId),
     peekContext(project, sessionId),

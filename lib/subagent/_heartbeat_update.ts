@@ -6,6 +6,7 @@
 import { liveness } from "../core/record/liveness.ts";
 import type { DispatchRecord } from "../core/record/record.ts";
 import { MAX_HEARTBEATS, type RecordStatus, type STAGES } from "../core/record/names_light.ts";
+import { isoTime } from "../core/ids.ts";
 
 export const BEAT_STATUSES = ["running", "finalizing", "done", "failed"] as const;
 export type BeatStatus = (typeof BEAT_STATUSES)[number];
@@ -29,7 +30,7 @@ export interface AppliedBeat {
  * never-started one. The caller checks that the record is not terminal.
  */
 export function applyBeat(record: DispatchRecord, beat: Beat, now: Date): AppliedBeat {
-  const at = now.toISOString();
+  const at = isoTime(now);
   const live = liveness(record, now);
   const revivedFrom = live === "stale" || record.status === "stale"
     ? "stale"

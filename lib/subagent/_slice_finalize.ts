@@ -14,6 +14,7 @@ import { requirePlace, settleBatch, type SliceStep } from "../core/slice/merge.t
 import { repoWorktrees } from "../core/slice/inventory.ts";
 import { repoPlace } from "../core/slice/place.ts";
 import { conflictCommands } from "./_slice_commands.ts";
+import { isoTime } from "../core/ids.ts";
 
 /**
  * `--worktree` is checked before anything is closed: it must name an existing
@@ -61,7 +62,7 @@ export async function attachHostWorktree(
   }
   const projectDir = place.projectRel ? `${real}/${place.projectRel}` : real;
   return await updateExistingRecord(project, path, (current) => {
-    const at = ctx.now().toISOString();
+    const at = isoTime(ctx.now());
     const next: DispatchRecord = {
       ...current,
       updatedAt: at,

@@ -13,6 +13,7 @@ import { ARTIFACT_STATES, isTerminal } from "../core/record/names_light.ts";
 import { buildMeta, checkArtifactPath, compactMeta, measureArtifact } from "./_artifact_rules.ts";
 import { SUMMARY_MAX } from "./_artifact_rules.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
+import { isoTime } from "../core/ids.ts";
 
 export default defineCommand({
   name: "sub-agent artifact",
@@ -62,7 +63,7 @@ export default defineCommand({
       );
     }
     const shownRecord = displayPath(project.root, target.path);
-    const at = ctx.now().toISOString();
+    const at = isoTime(ctx.now());
     const meta = await updateExistingRecord(
       project,
       target.path,

@@ -4,6 +4,7 @@ import { displayPath } from "../core/project/paths.ts";
 import { resolveProject } from "../core/project/project.ts";
 import { recordNotFound, updateRecord } from "../core/record/record.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";
+import { isoTime } from "../core/ids.ts";
 
 export default defineCommand({
   name: "sub-agent brief",
@@ -26,7 +27,7 @@ export default defineCommand({
     const record = await updateRecord(target.path, (current) => {
       if (!current) throw recordNotFound(project, target.path);
       if (current.briefedAt) return { result: current };
-      const marked = { ...current, briefedAt: ctx.now().toISOString() };
+      const marked = { ...current, briefedAt: isoTime(ctx.now()) };
       return { value: marked, result: marked };
     });
     if (!ctx.global.json) {

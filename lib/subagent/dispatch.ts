@@ -2,7 +2,7 @@ import { type CommandResult, defineCommand, type Input } from "../core/command/s
 import { flag } from "../core/command/flag.ts";
 import { readGitHead } from "../core/project/git.ts";
 import { detectIde, IDE_IDS } from "../core/ide/ide.ts";
-import { newUuid, optionalId } from "../core/ids.ts";
+import { isoTime, newUuid, optionalId } from "../core/ids.ts";
 import { guardFlagPath } from "../core/project/project.ts";
 import { usageError, type Warning } from "../core/errors.ts";
 import { assertRole, recordIdOf } from "../core/record/names_light.ts";
@@ -226,7 +226,7 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
   const now = ctx.now();
   const { declared, metas } = await declareArtifacts(
     project,
-    { sessionId, requestId, role, flag: "write-artifact", at: now.toISOString() },
+    { sessionId, requestId, role, flag: "write-artifact", at: isoTime(now) },
     flags["write-artifact"],
     (raw) => guardFlagPath(ctx, project, raw, { flag: "write-artifact" }),
   );

@@ -17,6 +17,7 @@ import { resolveSession, type SessionContext } from "../core/session/session.ts"
 import { nextStep, stepActions, stepData } from "../core/workflow/next.ts";
 import { followPhase } from "../core/workflow/follow.ts";
 import { assertJsonDepth } from "../core/json_input.ts";
+import { isoTime } from "../core/ids.ts";
 
 async function stopDetached(project: Project, path: string, record: DispatchRecord, now: Date) {
   const { runOf, stopRun } = await import("./detached/_control.ts");
@@ -127,7 +128,7 @@ export default defineCommand({
     const project = await resolveProject(ctx);
     await checkFlags(ctx, project, flags, result !== null);
     const targets = await selectTargets(ctx, project, flags);
-    const at = ctx.now().toISOString();
+    const at = isoTime(ctx.now());
     const warnings: Warning[] = [];
     const finalized: Record<string, unknown>[] = [];
     const skipped: Skipped[] = [...targets.skipped];

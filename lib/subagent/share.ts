@@ -12,7 +12,7 @@ import {
   VALUE_WARN_BYTES,
 } from "../core/batch/channel.ts";
 import { gateError, usageError, type Warning } from "../core/errors.ts";
-import { printable } from "../core/ids.ts";
+import { isoTime, printable } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { openSession } from "../core/session/session.ts";
 import { updateJson } from "../core/fs/json.ts";
@@ -95,7 +95,7 @@ export default defineCommand({
     const warnings: Warning[] = [];
     const { value, valueSize } = parseValue(flags.value, warnings);
     const path = project.layout.sharedChannel(sessionId, batchId);
-    const at = ctx.now().toISOString();
+    const at = isoTime(ctx.now());
     const entry: ChannelEntry = { key: flags.key, value, from: flags.from ?? null, at, valueSize };
     const outcome = await post(path, { batchId, sessionId, at }, entry);
     if (outcome.previous) {

@@ -14,6 +14,7 @@ import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "./_batch_vi
 import { sleep } from "../core/fs/files.ts";
 import { updateRecord } from "../core/record/record.ts";
 import { peaksLine } from "../core/shell.ts";
+import { isoTime } from "../core/ids.ts";
 
 /** Writes `stale` / `never-started` into records that reached it, re-checked under each lock. */
 async function persistMarks(members: MemberView[], now: Date): Promise<void> {
@@ -26,7 +27,7 @@ async function persistMarks(members: MemberView[], now: Date): Promise<void> {
       const live = liveness(fresh, now);
       if (live !== "stale" && live !== "never-started") return { result: undefined };
       if (fresh.status === live) return { result: undefined };
-      return { value: { ...fresh, status: live, updatedAt: now.toISOString() }, result: undefined };
+      return { value: { ...fresh, status: live, updatedAt: isoTime(now) }, result: undefined };
     }).catch(() => undefined);
   }
 }

@@ -3,7 +3,7 @@ import { flag } from "../core/command/flag.ts";
 import { readChannel } from "../core/batch/channel.ts";
 import { type DagBatchState, readDagProgress } from "../core/dag/progress.ts";
 import { gateError, PeaksError, type Warning } from "../core/errors.ts";
-import { assertId } from "../core/ids.ts";
+import { assertId, isoTime } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { readPresence, setPresence } from "../core/presence/presence.ts";
 import { callerIdFromEnv } from "../core/presence/presence_light.ts";
@@ -72,7 +72,7 @@ export default defineCommand({
       : { outcome: "swarm-skipped" as const, handoffNotes: [plan.note ?? `swarm-skipped`] };
     if (state?.batch) warnings.push(...await missingCompletions(session, plan, members));
     await recordConvergence(session, plan, {
-      at: ctx.now().toISOString(),
+      at: isoTime(ctx.now()),
       outcome,
       handoffNotes,
       members,
@@ -167,7 +167,7 @@ async function settleMembers(
     await finalizeRecord(project, p.recordPath, {
       outcome: "failed",
       error: FINALIZE_ERROR,
-      at: ctx.now().toISOString(),
+      at: isoTime(ctx.now()),
     });
     finalizedNow.add(p.node);
   }

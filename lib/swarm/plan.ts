@@ -5,7 +5,7 @@ import { writeJsonAtomic } from "../core/fs/files.ts";
 import { readBatch } from "../core/batch/batch.ts";
 import { type Dag, dagHash, parseDag } from "../core/dag/dag.ts";
 import type { Warning } from "../core/errors.ts";
-import { assertId, randomHex } from "../core/ids.ts";
+import { assertId, isoTime, randomHex } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { PRESENCE_MODES, setPresence } from "../core/presence/presence.ts";
 import { openSession, type SessionContext } from "../core/session/session.ts";
@@ -157,7 +157,7 @@ async function writePlan(
     ? buildPlanDag({ project, sessionId, rid, type, batchId: "pending", shape })
     : undefined;
   const hash = draftDag ? await dagHash(draftDag) : undefined;
-  const decidedAt = ctx.now().toISOString();
+  const decidedAt = isoTime(ctx.now());
   const { plan, dag, previousBatch } = await updateSwarmPlan(
     project,
     sessionId,

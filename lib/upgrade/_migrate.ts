@@ -3,7 +3,7 @@
  * steps that each report what they did, back up what they change, and do
  * nothing when already done (so a second run changes nothing).
  */
-import { isValidId } from "../core/ids.ts";
+import { isoTime, isValidId } from "../core/ids.ts";
 import { fileTimestamp } from "../core/ids.ts";
 import type { Project } from "../core/project/project.ts";
 import { DEFAULT_PREFERENCES } from "../core/preferences/preferences.ts";
@@ -125,9 +125,7 @@ async function layoutStep(m: Migration): Promise<StepReport> {
     const createdAt = `${sid.slice(0, 10)}T00:00:00.000Z`;
     await createFileExclusive(
       layout.sessionMeta(sid),
-      `${
-        JSON.stringify({ sessionId: sid, createdAt, lastActivity: m.now.toISOString() }, null, 2)
-      }\n`,
+      `${JSON.stringify({ sessionId: sid, createdAt, lastActivity: isoTime(m.now) }, null, 2)}\n`,
     );
   }
   for (const path of [layout.legacyActiveSkill, layout.legacySessionFile]) {
@@ -177,7 +175,7 @@ export async function migrateTo2(
         const body = {
           from: "1.x",
           to: "2.0",
-          at: now.toISOString(),
+          at: isoTime(now),
           signals: signalsBefore,
           steps,
           backupDir: m.backups.length ? rel(m, m.backupDir) : null,

@@ -1,7 +1,7 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
 import { type Project, resolveProject } from "../core/project/project.ts";
-import { assertId, newSessionId } from "../core/ids.ts";
+import { assertId, isoTime, newSessionId } from "../core/ids.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { readValidated, updateJson } from "../core/fs/json.ts";
 import { movePath, writeJsonAtomic } from "../core/fs/files.ts";
@@ -108,7 +108,7 @@ function bindSession(
   wanted: string | undefined,
   files: { created: string[]; existing: string[] },
 ): Promise<Decision> {
-  const now = ctx.now().toISOString();
+  const now = isoTime(ctx.now());
   const ensureMeta = async (sessionId: string) => {
     const metaPath = project.layout.sessionMeta(sessionId);
     const meta = await readMetaOrAside(metaPath);

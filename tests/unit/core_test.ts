@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "@std/assert";
 import { clip, redact } from "../../lib/core/redact.ts";
-import { assertId, isValidId, newSessionId, printable } from "../../lib/core/ids.ts";
+import { assertId, isoTime, isValidId, newSessionId, printable } from "../../lib/core/ids.ts";
 import { createFileExclusive, writeFileAtomic } from "../../lib/core/fs/files.ts";
 import { guardPath } from "../../lib/core/project/guard.ts";
 import { withLock } from "../../lib/core/fs/lock.ts";
@@ -302,4 +302,35 @@ Deno.test("context tiers", () => {
   assertEquals(contextAction(50), "soft-warn");
   assertEquals(contextAction(85), "pre-compact");
   assertEquals(contextAction(95), "red-line");
+});
+
+Deno.test("isoTime writes what toISOString writes, across the four-digit years and their edges", () => {
+  const edges = [
+    0,
+    -1,
+    1,
+    86_399_999,
+    86_400_000,
+    -62_167_219_200_000, // 0000-01-01T00:00:00.000Z
+    253_402_300_799_999, // 9999-12-31T23:59:59.999Z
+    Date.UTC(2000, 1, 29, 23, 59, 59, 999),
+    Date.UTC(1900, 2, 1),
+    Date.UTC(2100, 1, 28, 12),
+    Date.UTC(1969, 11, 31, 23, 59, 59, 999),
+  ];
+  // A fixed pseudo-random walk over the whole range (same values every run).
+  let seed = 20261202;
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const span = 253_402_300_799_999 + 62_167_219_200_000;
+  const sweep = Array.from(
+    { length: 20_000 },
+    () => Math.floor(next() * span) - 62_167_219_200_000,
+  );
+  for (const ms of [...edges, ...sweep]) {
+    const date = new Date(ms);
+    assertEquals(isoTime(date), date.toISOString(), String(ms));
+  }
+  // Outside the four-digit years it is toISOString itself: extended years, and a RangeError.
+  assertEquals(isoTime(new Date(8.64e15)), "+275760-09-13T00:00:00.000Z");
+  assertThrows(() => isoTime(new Date(NaN)), RangeError);
 });

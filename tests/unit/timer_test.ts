@@ -84,6 +84,11 @@ const TRAPS: Array<{ pattern: RegExp; why: string; allowed?: string }> = [
     pattern: /\.localeCompare\s*\(|\bIntl\./,
     why: "builds an ICU collator or formatter (10-25 ms): use compareText from lib/core/ids.ts",
   },
+  {
+    pattern: /\.toISOString\s*\(/,
+    why: "costs about 1 ms on its first call: use isoTime from lib/core/ids.ts",
+    allowed: join("core", "ids.ts"),
+  },
 ];
 
 Deno.test("lib makes no call whose first use costs a hot command more than its work", async () => {

@@ -20,6 +20,7 @@ import { BATCH_SHAPE } from "../shape/shapes.ts";
 import type { Batch } from "./batch_schema.ts";
 
 import { BATCH_VERSION } from "./files_light.ts";
+import { isoTime } from "../ids.ts";
 
 export { BATCH_VERSION };
 
@@ -118,7 +119,7 @@ export async function joinBatch(
   let failure: unknown;
   const options = batchReadOptions(project, sid, batchId);
   const result = await updateJson(path, BatchFile, options, async (current) => {
-    const at = now.toISOString();
+    const at = isoTime(now);
     const settled: Batch = current
       ? settlePending(project, sid, current)
       : await freshBatch(project, sid, batchId, at);

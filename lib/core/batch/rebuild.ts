@@ -16,7 +16,7 @@ import { readValidated } from "../fs/json.ts";
 import { type DispatchRecord, listRecords, updateRecord } from "../record/record.ts";
 import { recordFileOf } from "../record/names_light.ts";
 import { displayPath } from "../project/paths.ts";
-import { compareText, fileTimestamp } from "../ids.ts";
+import { compareText, fileTimestamp, isoTime } from "../ids.ts";
 import {
   archivedCount,
   type Batch,
@@ -141,7 +141,7 @@ export function rebuildBatch(
     const kept = (current?.members ?? []).filter((m) => broken.has(m.record));
     const { numbered, count } = assignNumbers(mine, top, kept.map((m) => m.n));
     const renumbered = await renumber(project, numbered);
-    const at = now.toISOString();
+    const at = isoTime(now);
     const members: BatchMember[] = [
       ...kept,
       ...numbered.map((e) => ({

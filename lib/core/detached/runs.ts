@@ -8,7 +8,7 @@
  */
 import { z } from "../zod.ts";
 import { isNotFound } from "../errors.ts";
-import { isValidId } from "../ids.ts";
+import { isoTime, isValidId } from "../ids.ts";
 import { displayPath } from "../project/paths.ts";
 import type { Project } from "../project/project.ts";
 import { OUTCOMES } from "../record/names_light.ts";
@@ -212,7 +212,7 @@ export async function reconcileRun(
   entry: RunEntry,
   now: Date,
 ): Promise<Reconciled> {
-  const at = now.toISOString();
+  const at = isoTime(now);
   const [owner, status, pid] = await Promise.all([
     readRunOwner(entry.dir).catch(() => undefined),
     readRunStatus(entry.dir).catch(() => undefined),
@@ -284,7 +284,7 @@ export async function countLive(project: Project, now: Date): Promise<LiveCount>
 
 /** Asks a live supervisor to stop its vendor; it polls for this file. */
 export async function requestStop(dir: string, reason: string, now: Date): Promise<void> {
-  await writeJsonAtomic(runFile(dir, "stop"), { at: now.toISOString(), reason });
+  await writeJsonAtomic(runFile(dir, "stop"), { at: isoTime(now), reason });
 }
 
 /** Waits until the supervisor has released its lease; true when it did within `timeoutMs`. */

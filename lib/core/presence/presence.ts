@@ -5,6 +5,7 @@ import { CONTEXT_READING_SHAPE, PRESENCE_SHAPE } from "../shape/shapes.ts";
 import type { ContextReading, Presence } from "./presence_schema.ts";
 
 import type { PresenceMode } from "./modes.ts";
+import { isoTime } from "../ids.ts";
 
 export { PRESENCE_MODES, type PresenceMode } from "./modes.ts";
 
@@ -60,7 +61,7 @@ export function setPresence(
   now: Date,
 ): Promise<Presence> {
   const path = project.layout.presence(sid, callerId);
-  const at = now.toISOString();
+  const at = isoTime(now);
   // presence:set rewrites the whole file, so a broken one is moved aside (kept) and replaced.
   const options = { what: "presence file", replaceUnreadable: true };
   return updateJson(path, PresenceFile, options, (current) => {

@@ -45,6 +45,7 @@ import {
   utf8Bytes,
 } from "./budget.ts";
 import type { SdkLoader } from "./_headroom.ts";
+import { isoTime } from "../ids.ts";
 
 /** What a suggested re-run changes; the caller turns it into its own command line. */
 export interface RerunChange {
@@ -294,7 +295,7 @@ function refuseOrForce(
       },
     );
   }
-  outcome.forcedAt = request.now.toISOString();
+  outcome.forcedAt = isoTime(request.now);
   warnings.push({
     code: budget.code!,
     message:

@@ -10,6 +10,7 @@ import { detectJsStack, type StackField, type StackFindings } from "./_stack_js.
 import { detectOtherStacks } from "./_stack_other.ts";
 import { detectLegacy, type LegacyFinding } from "./_legacy.ts";
 import { decideArchetype, joinFindings } from "./_archetype.ts";
+import { isoTime } from "../ids.ts";
 
 export interface ScanOutcome {
   result: ScanResult;
@@ -148,7 +149,7 @@ export async function scanProject(
   const problems = [...facts.problems, ...truncation(facts)];
   const result = ScanResultSchema.parse({
     version: 1,
-    scannedAt: now.toISOString(),
+    scannedAt: isoTime(now),
     archetype: verdict.archetype,
     confidence: verdict.confidence,
     signals: verdict.signals,

@@ -1,5 +1,5 @@
 import { isNotFound, PeaksError } from "../errors.ts";
-import { isValidId, printable } from "../ids.ts";
+import { isoTime, isValidId, printable } from "../ids.ts";
 import type { Ctx } from "../command/ctx.ts";
 import { type Project, resolveProject } from "../project/project.ts";
 import { readValidated, updateJson } from "../fs/json.ts";
@@ -119,7 +119,7 @@ export async function touchSession(project: Project, sid: string, now: Date): Pr
   if (current && now.getTime() - Date.parse(current.lastActivity) < TOUCH_EVERY_MS) return;
   await updateJson(path, SessionMetaFile, { what: "session metadata" }, (meta) => {
     if (!meta) return { result: undefined };
-    return { value: { ...meta, lastActivity: now.toISOString() }, result: undefined };
+    return { value: { ...meta, lastActivity: isoTime(now) }, result: undefined };
   });
 }
 

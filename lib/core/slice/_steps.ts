@@ -17,6 +17,7 @@ import { runNameFor } from "../detached/runs.ts";
 import { diffTrees, mergeBase, removeWorktree, revParse, workingTree } from "./_git.ts";
 import { TMP_DIR } from "./create.ts";
 import { inProject, type RepoPlace, sliceNames } from "./place.ts";
+import { isoTime } from "../ids.ts";
 
 export interface SliceEntry {
   /** Absolute record path. */
@@ -39,7 +40,7 @@ export async function setWorktree(
 ): Promise<SliceEntry> {
   const record = await updateRecord(entry.path, (r) => {
     if (!r?.worktree) return { result: undefined };
-    const at = cx.now().toISOString();
+    const at = isoTime(cx.now());
     const next = { ...r, updatedAt: at, worktree: { ...r.worktree, ...change, updatedAt: at } };
     return { value: next, result: next };
   });
@@ -129,7 +130,7 @@ export async function capture(cx: StepContext, entry: SliceEntry): Promise<Slice
 export async function removeCheckout(cx: StepContext, entry: SliceEntry): Promise<SliceEntry> {
   const wt = entry.record.worktree;
   if (wt.path) await removeWorktree(cx.place, wt.path, wt.branch);
-  return await setWorktree(cx, entry, { removedAt: cx.now().toISOString() });
+  return await setWorktree(cx, entry, { removedAt: isoTime(cx.now()) });
 }
 
 /**
@@ -153,12 +154,12 @@ export async function dropInterrupted(cx: StepContext, entry: SliceEntry): Promi
   await failOpenRecord(
     entry.path,
     "its worktree was never finished (the dispatch was interrupted); dispatch the node again",
-    cx.now().toISOString(),
+    isoTime(cx.now()),
   );
   return await setWorktree(cx, entry, {
     state: "discarded",
     note: "creation interrupted",
-    removedAt: cx.now().toISOString(),
+    removedAt: isoTime(cx.now()),
   });
 }
 

@@ -21,6 +21,7 @@ import {
   sliceNames,
   type WorktreesRootKind,
 } from "./place.ts";
+import { isoTime } from "../ids.ts";
 
 export const TMP_DIR = ".tmp";
 
@@ -83,7 +84,7 @@ export async function createSliceWorktrees(
     await addWorktree(place, names, base);
     await updateRecord(recordPath, (r) => {
       if (!r?.worktree) return { result: undefined };
-      const at = now().toISOString();
+      const at = isoTime(now());
       return {
         value: {
           ...r,
@@ -121,7 +122,7 @@ export async function undoCreation(
     const wt = record?.worktree;
     if (!record || !wt) continue;
     if (wt.path) await removeWorktree(place, wt.path, wt.branch);
-    const at = now().toISOString();
+    const at = isoTime(now());
     await failOpenRecord(recordPath, `its worktree could not be created: ${reason}`, at);
     await updateRecord(recordPath, (r) =>
       r?.worktree

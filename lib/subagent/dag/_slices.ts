@@ -24,6 +24,7 @@ import type { IsolationPlan, WrittenDispatch } from "../dispatch/_record.ts";
 import type { DagCall } from "./_call.ts";
 import { withoutEmpty } from "../../core/command/lean.ts";
 import { recordIdOf } from "../../core/record/names_light.ts";
+import { isoTime } from "../../core/ids.ts";
 
 export interface WaveSlices {
   warnings: Warning[];
@@ -146,7 +147,7 @@ export async function planWaveSlices(
   const kind: WorktreesRootKind = !options.detached && peaksWorktreesInHostFolder(call.detected.ide)
     ? "host"
     : "git";
-  const at = ctx.now().toISOString();
+  const at = isoTime(ctx.now());
   return {
     warnings,
     plan: (id, requestId) => {

@@ -31,6 +31,7 @@ import {
 import type { DagDetached } from "./_detached.ts";
 import { alreadyDispatched, batchConflict } from "./_refusals.ts";
 import type { DagCall } from "./_call.ts";
+import { isoTime } from "../../core/ids.ts";
 
 export interface PreparedWave {
   prepared: PreparedDispatch[];
@@ -104,7 +105,7 @@ async function prepareNode(
     surroundings,
     declareArtifacts(
       project,
-      { sessionId, requestId, role, flag: "from-dag", at: wave.now.toISOString() },
+      { sessionId, requestId, role, flag: "from-dag", at: isoTime(wave.now) },
       node.artifacts ?? [],
       (raw) => guardPath(project.root, project.root, raw, { flag: "from-dag" }),
     ),
@@ -167,7 +168,7 @@ export function writeWave(
         node: nodes[index],
         record: recordFileOf(done.path),
         n: done.record.dispatchedInBatch,
-        at: now.toISOString(),
+        at: isoTime(now),
       });
     },
   });

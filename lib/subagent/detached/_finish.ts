@@ -19,6 +19,7 @@ import { findResult, resultFromLog } from "./_result_scan.ts";
 import type { RunFiles } from "./_run_files.ts";
 import type { VendorReport } from "./_vendor_output.ts";
 import { exists } from "../../core/fs/files.ts";
+import { isoTime } from "../../core/ids.ts";
 
 export type StopReason = "timeout" | "cancelled" | "record-missing" | "signal";
 
@@ -168,7 +169,7 @@ async function closeRecord(
 ): Promise<Outcome> {
   if (!(await exists(path))) return verdict.outcome;
   const now = ctx.now();
-  const at = now.toISOString();
+  const at = isoTime(now);
   return await updateRecord(path, (record) => {
     if (!record) return { result: verdict.outcome };
     const own = result && result.role === record.role && result.rid === record.requestId
@@ -220,7 +221,7 @@ export async function finishRun(
   } catch {
     // An unreadable or locked record: exit.json still tells what happened.
   }
-  const endedAt = ctx.now().toISOString();
+  const endedAt = isoTime(ctx.now());
   await files.writeExit({
     exitCode: state.exitCode,
     signal: state.signal,

@@ -13,6 +13,7 @@ import { type Replay, replayPlan } from "../dispatch/_replay.ts";
 import type { DetachedDispatchFlags, RecordInputs } from "./_input.ts";
 import { DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS } from "./_flags.ts";
 import { VENDOR_CLI } from "./_vendor_cli.ts";
+import { isoTime } from "../../core/ids.ts";
 
 export function modeWords(vendor: Vendor, flags: DetachedDispatchFlags): string[] {
   return [
@@ -112,5 +113,5 @@ export async function promptTooLargeForVendor(
 
 /** Marks a record that never got a running supervisor as failed; failing to is not the refusal's concern. */
 export async function failRecord(path: string, error: string, now: Date): Promise<void> {
-  await failOpenRecord(path, error, now.toISOString()).catch(() => undefined);
+  await failOpenRecord(path, error, isoTime(now)).catch(() => undefined);
 }

@@ -25,6 +25,7 @@ import { after, every } from "../../core/timer.ts";
 import { updateRecord } from "../../core/record/record.ts";
 import { drain, feed, kill, listenForSignals, pump } from "./_process.ts";
 import { sliceWorkDir } from "../../core/record/worktree.ts";
+import { isoTime } from "../../core/ids.ts";
 
 /** Output beats are at most this frequent. */
 const MIN_BEAT_MS = 1_000;
@@ -112,12 +113,12 @@ class SupervisedRun {
       vendor: info.vendor,
       supervisorPid: Deno.pid,
       childPid: state.childPid,
-      startedAt: state.startedAt.toISOString(),
-      updatedAt: this.ctx.now().toISOString(),
-      lastOutputAt: state.lastOutputAt?.toISOString() ?? null,
+      startedAt: isoTime(state.startedAt),
+      updatedAt: isoTime(this.ctx.now()),
+      lastOutputAt: state.lastOutputAt ? isoTime(state.lastOutputAt) : null,
       outputBytes: state.outputBytes,
       timeoutMs: info.timeoutMs,
-      deadlineAt: state.deadline.toISOString(),
+      deadlineAt: isoTime(state.deadline),
       stopReason: state.stopReason,
       exitCode: state.exitCode,
       signal: state.signal,
@@ -140,7 +141,7 @@ class SupervisedRun {
       callerId: this.info.owner.callerId,
       supervisorPid: Deno.pid,
       recordPath: this.shownRecord,
-      startedAt: this.state.startedAt.toISOString(),
+      startedAt: isoTime(this.state.startedAt),
     });
   }
 

@@ -17,6 +17,7 @@ import { composePrompt } from "../_instructions.ts";
 import type { RuntimeArgs } from "./_runtime_args.ts";
 import { buildToolCall, pointerPrompt, promptKey } from "./_tool_call.ts";
 import { createFileExclusive, exists } from "../../core/fs/files.ts";
+import { isoTime } from "../../core/ids.ts";
 
 /**
  * What the prompt budget step returns. `prompt` is the caller's part of the
@@ -102,7 +103,7 @@ function initialRecord(
   n: number,
   recordFile: string,
 ): DispatchRecord {
-  const at = plan.now.toISOString();
+  const at = isoTime(plan.now);
   const { runtime } = plan;
   // The inline tool call carries the prompt already stored in `prompt`; keep one copy on disk.
   const stored: ToolCall | null = toolCall && plan.brief === "inline"
