@@ -9,7 +9,6 @@
  * is locked) or whose writer was killed: the first counts, the second never
  * happened, so it is not counted and the next override drops it.
  */
-import { z } from "../core/zod.ts";
 import type { Project } from "../core/project/project.ts";
 import { gateError } from "../core/errors.ts";
 import { isLocked } from "../core/fs/lock.ts";
@@ -18,26 +17,19 @@ import { isValidId } from "../core/ids.ts";
 import { readValidated, updateJson } from "../core/fs/json.ts";
 import { commandLine } from "../core/shell.ts";
 import { readHistory } from "../core/request/history.ts";
+import { stateSchema } from "../core/shape/lazy.ts";
+import { OVERRIDE_LEDGER_SHAPE } from "../core/shape/shapes.ts";
+import type { OverrideEntry, OverrideLedger } from "../core/request/overrides_schema.ts";
+
+export type { OverrideEntry } from "../core/request/overrides_schema.ts";
 
 export const OVERRIDE_LIMIT = 3;
 
-export const OverrideEntrySchema = z.object({
-  at: z.string(),
-  rid: z.string(),
-  role: z.string(),
-  from: z.string(),
-  to: z.string(),
-  reason: z.string(),
-  /** The gates the transition skipped. */
-  bypassed: z.array(z.enum(["lint", "prerequisites"])),
-});
-export type OverrideEntry = z.infer<typeof OverrideEntrySchema>;
-
-export const OverrideLedgerSchema = z.object({
-  version: z.literal(1),
-  sessionId: z.string(),
-  entries: z.array(OverrideEntrySchema),
-});
+/** The ledger, checked by its shape (zod only for what the shape doubts). */
+export const OverrideLedgerFile = stateSchema<OverrideLedger>(
+  OVERRIDE_LEDGER_SHAPE,
+  () => import("../core/request/overrides_schema.ts").then((m) => m.OverrideLedgerSchema),
+);
 
 function options(project: Project, sid: string) {
   return {
@@ -98,7 +90,7 @@ export async function readOverrides(
 ): Promise<OverrideEntry[]> {
   const ledger = await readValidated(
     project.layout.requestOverrides(sid),
-    OverrideLedgerSchema,
+    OverrideLedgerFile,
     options(project, sid),
   );
   return await countedEntries(project, sid, ledger?.entries ?? [], held);
@@ -117,7 +109,7 @@ export function recordOverride(
 ): Promise<{ used: number; remaining: number }> {
   return updateJson(
     project.layout.requestOverrides(sid),
-    OverrideLedgerSchema,
+    OverrideLedgerFile,
     options(project, sid),
     async (ledger) => {
       const entries = await countedEntries(project, sid, ledger?.entries ?? [], held);

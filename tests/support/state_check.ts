@@ -14,7 +14,7 @@ import { type Batch, BatchSchema } from "../../lib/core/batch/batch_schema.ts";
 import { ChannelSchema } from "../../lib/core/batch/channel_schema.ts";
 import { parseRequest } from "../../lib/core/request/file.ts";
 import { ScanResultSchema } from "../../lib/core/scan/result_schema.ts";
-import { OverrideLedgerSchema } from "../../lib/request/_overrides.ts";
+import { OverrideLedgerSchema } from "../../lib/core/request/overrides_schema.ts";
 import { readHistory } from "../../lib/core/request/history.ts";
 import type { z } from "zod";
 

@@ -18,6 +18,7 @@ import { ChannelSchema } from "../../lib/core/batch/channel_schema.ts";
 import { PreferencesSchema } from "../../lib/core/preferences/preferences_schema.ts";
 import { RequestMetaSchema } from "../../lib/core/request/file_schema.ts";
 import { ScanResultSchema } from "../../lib/core/scan/result_schema.ts";
+import { OverrideLedgerSchema } from "../../lib/core/request/overrides_schema.ts";
 import { splitFrontMatter } from "../../lib/core/request/file.ts";
 import { initWorkspace } from "../support/subagent.ts";
 import { runPeaks } from "../support/cli.ts";
@@ -36,6 +37,7 @@ const PAIRS: [string, Shape, z.ZodType, z.ZodType][] = [
   ["preferences", shapes.PREFERENCES_SHAPE, PreferencesSchema, PreferencesSchema],
   ["request", shapes.REQUEST_META_SHAPE, RequestMetaSchema, RequestMetaSchema],
   ["scan result", shapes.SCAN_RESULT_SHAPE, ScanResultSchema, ScanResultSchema],
+  ["override ledger", shapes.OVERRIDE_LEDGER_SHAPE, OverrideLedgerSchema, OverrideLedgerSchema],
 ];
 
 Deno.test("shapes.ts is its schemas written out (run `deno task shapes` after changing one)", () => {
@@ -243,6 +245,20 @@ Deno.test("a shape never says yes where its schema says no or changes the value 
     if (pair) bases.set(pair[0], [...(bases.get(pair[0]) ?? []), value]);
   }
   bases.set("context reading", [{ ratioPct: 42, source: "claude-code", at: "t", usedTokens: 9 }]);
+  // What `request transition --allow-incomplete` writes (request_override_test makes real ones).
+  bases.set("override ledger", [{
+    version: 1,
+    sessionId: "2026-12-01-session-abcdef",
+    entries: [{
+      at: "2026-12-01T00:00:00.000Z",
+      rid: "001-x",
+      role: "prd",
+      from: "draft",
+      to: "confirmed-by-user",
+      reason: "the user accepted it as is",
+      bypassed: ["lint", "prerequisites"],
+    }],
+  }]);
   bases.set("preferences", [
     ...(bases.get("preferences") ?? []),
     { schema_version: "2.0.0", headroom: { enabled: true, baseUrl: "http://127.0.0.1:8787" } },

@@ -16,6 +16,7 @@ async function sources(): Promise<[string, string, z.ZodType][]> {
   const preferences = await import("../preferences/preferences_schema.ts");
   const request = await import("../request/file_schema.ts");
   const scan = await import("../scan/result_schema.ts");
+  const overrides = await import("../request/overrides_schema.ts");
   return [
     ["RECORD_SHAPE", "a dispatch record of the current version", record.DispatchRecordSchema],
     ["SESSION_BINDING_SHAPE", "the session binding", session.SessionBindingSchema],
@@ -27,6 +28,11 @@ async function sources(): Promise<[string, string, z.ZodType][]> {
     ["PREFERENCES_SHAPE", "the preferences file", preferences.PreferencesSchema],
     ["REQUEST_META_SHAPE", "a request's front matter", request.RequestMetaSchema],
     ["SCAN_RESULT_SHAPE", "the scan result file", scan.ScanResultSchema],
+    [
+      "OVERRIDE_LEDGER_SHAPE",
+      "a session's allow-incomplete ledger",
+      overrides.OverrideLedgerSchema,
+    ],
   ];
 }
 

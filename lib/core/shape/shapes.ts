@@ -529,3 +529,29 @@ export const SCAN_RESULT_SHAPE: Shape = {
   },
   "extra": "keep",
 };
+
+/** a session's allow-incomplete ledger */
+export const OVERRIDE_LEDGER_SHAPE: Shape = {
+  "t": "object",
+  "keys": {
+    "version": { "t": "values", "v": [1] },
+    "sessionId": { "t": "string" },
+    "entries": {
+      "t": "array",
+      "s": {
+        "t": "object",
+        "keys": {
+          "at": { "t": "string" },
+          "rid": { "t": "string" },
+          "role": { "t": "string" },
+          "from": { "t": "string" },
+          "to": { "t": "string" },
+          "reason": { "t": "string" },
+          "bypassed": { "t": "array", "s": { "t": "values", "v": ["lint", "prerequisites"] } },
+        },
+        "extra": "strip",
+      },
+    },
+  },
+  "extra": "strip",
+};
