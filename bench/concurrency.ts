@@ -27,6 +27,12 @@ export interface StormStats {
   reads: number;
   invalidReads: number;
   lostUpdates: number;
+  /**
+   * Medians over the calls of the time each held the contended lock and
+   * waited for it (its PEAKS_PROFILE line); null for a CLI that does not say.
+   */
+  lockHoldMs: number | null;
+  lockWaitMs: number | null;
 }
 
 export interface ConcurrencyReport {
@@ -56,7 +62,30 @@ async function pollReads(path: string, stop: Promise<unknown>) {
 }
 
 // deno-lint-ignore no-explicit-any
-type Call = { code: number; json: any };
+type Call = { code: number; json: any; lock?: { holdMs: number; waitMs: number } };
+
+/** The lock times of a call's `peaks-profile` line on stderr, when it has them. */
+function lockTimes(stderr: string): Call["lock"] {
+  const line = /peaks-profile (\{.*\})/.exec(stderr)?.[1];
+  if (!line) return undefined;
+  try {
+    const profile = JSON.parse(line);
+    if (typeof profile.lockHoldMs !== "number" || typeof profile.lockWaitMs !== "number") {
+      return undefined;
+    }
+    return { holdMs: profile.lockHoldMs, waitMs: profile.lockWaitMs };
+  } catch {
+    return undefined;
+  }
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const value = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return Math.round(value * 10) / 10;
+}
 
 export async function runConcurrency(
   target: Target,
@@ -65,11 +94,13 @@ export async function runConcurrency(
   const { n } = options;
   const parallel = Math.min(options.parallel, n);
   const project = await makeProject();
-  const run = (argv: string[]) =>
-    runCommand([...target.prefix, ...argv], { cwd: project, env: options.env });
+  const run = (argv: string[], env = options.env) =>
+    runCommand([...target.prefix, ...argv], { cwd: project, env });
+  // Storm calls print their phases and lock times on stderr (PEAKS_PROFILE=1).
+  const profiled = { ...options.env, PEAKS_PROFILE: "1" };
   const peaks = async (argv: string[]): Promise<Call> => {
-    const out = await run(argv);
-    return { code: out.code, json: parseEnvelope(out.stdout) };
+    const out = await run(argv, profiled);
+    return { code: out.code, json: parseEnvelope(out.stdout), lock: lockTimes(out.stderr) };
   };
   const must = async (argv: string[]): Promise<Call> => {
     const out = await run(argv);
@@ -84,11 +115,14 @@ export async function runConcurrency(
     const reads = pollReads(path, all);
     const results = await all;
     const wallMs = performance.now() - started;
+    const locks = results.flatMap((r) => r.lock ? [r.lock] : []);
     return {
       results,
       wallMs: Math.round(wallMs),
       throughputPerSec: Math.round((n / wallMs) * 1000 * 10) / 10,
       failures: results.filter((r) => r.code !== 0).length,
+      lockHoldMs: median(locks.map((l) => l.holdMs)),
+      lockWaitMs: median(locks.map((l) => l.waitMs)),
       ...(await reads),
     };
   }

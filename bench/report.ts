@@ -157,7 +157,15 @@ function concurrencySection(report: Report): string[] {
     "storm",
     ...entries.flatMap((
       e,
-    ) => [`${e.target} per s`, "wall ms", "failed", "lost updates", "invalid reads"]),
+    ) => [
+      `${e.target} per s`,
+      "wall ms",
+      "lock held ms",
+      "lock wait ms",
+      "failed",
+      "lost updates",
+      "invalid reads",
+    ]),
   ];
   const storms = ["heartbeat", "share", "dispatch"] as const;
   const what = {
@@ -171,10 +179,12 @@ function concurrencySection(report: Report): string[] {
       what[storm],
       ...entries.flatMap((e) => {
         const s = e.result?.[storm];
-        if (!s) return ["failed", "-", "-", "-", "-"];
+        if (!s) return ["failed", "-", "-", "-", "-", "-", "-"];
         return [
           String(s.throughputPerSec),
           String(s.wallMs),
+          s.lockHoldMs === null ? "-" : String(s.lockHoldMs),
+          s.lockWaitMs === null ? "-" : String(s.lockWaitMs),
           String(s.failures),
           String(s.lostUpdates),
           `${s.invalidReads} of ${s.reads}`,
@@ -182,6 +192,10 @@ function concurrencySection(report: Report): string[] {
       }),
     ]),
   ));
+  lines.push(
+    "",
+    "Lock held and lock wait: medians over a storm's calls of the time each held the contended file's lock and waited for it (asking to holding, a rehearsal included), from their `PEAKS_PROFILE=1` lines; `-` for a CLI that does not report them.",
+  );
   for (const e of entries) {
     if (e.failure) lines.push("", `- ${e.target}: ${cell(e.failure)}`);
     const dispatch = e.result?.dispatch;

@@ -202,14 +202,24 @@ async function runCommand(
  * `PEAKS_PROFILE=1`: one line on stderr splitting the call into the time
  * before the command (runtime start and the kernel's modules), loading the
  * command's modules, and its own work with its output (`deno task bench --profile`).
+ * A call that took locks adds how many, the time from asking to holding
+ * (waiting, a rehearsal included) and the time holding them (the storms of
+ * `deno task bench` report these).
  */
 async function profileLine(ctx: Ctx, started: number, loaded: number): Promise<void> {
   const ms = (n: number) => Math.round(n * 10) / 10;
-  const line = {
+  const line: Record<string, number> = {
     toCommandMs: ms(started),
     loadMs: ms(loaded - started),
     workMs: ms(performance.now() - loaded),
   };
+  // Already loaded when the command took a lock; loading it otherwise finds no turns.
+  const { lockTime } = await import("../core/fs/lock.ts");
+  if (lockTime.turns > 0) {
+    line.lockTurns = lockTime.turns;
+    line.lockWaitMs = ms(lockTime.waitMs);
+    line.lockHoldMs = ms(lockTime.holdMs);
+  }
   await ctx.stderr.write(`peaks-profile ${JSON.stringify(line)}\n`);
 }
 

@@ -104,4 +104,16 @@ Deno.test("PEAKS_PROFILE=1 adds one line of phases on stderr and leaves the enve
     /^peaks-profile \{"toCommandMs":[\d.]+,"loadMs":[\d.]+,"workMs":[\d.]+\}\n$/,
   );
   assert(!plain.stderr.includes("peaks-profile"));
+
+  // A call that takes locks also says how many, how long it waited and how long it held them.
+  await runPeaks(["workspace", "init", "--json"], { cwd: dir.path });
+  const locked = await runPeaks(
+    ["skill", "presence:set", "peaks-code", "--gate", "startup", "--json"],
+    { cwd: dir.path, env: { PEAKS_PROFILE: "1", CLAUDECODE: "1" } },
+  );
+  assertEquals(locked.code, 0, locked.stderr);
+  assertMatch(
+    locked.stderr,
+    /^peaks-profile \{"toCommandMs":[\d.]+,"loadMs":[\d.]+,"workMs":[\d.]+,"lockTurns":[1-9]\d*,"lockWaitMs":[\d.]+,"lockHoldMs":[\d.]+\}\n$/,
+  );
 });

@@ -155,6 +155,13 @@ function release(file: Deno.FsFile): void {
   }
 }
 
+/**
+ * What this process spent on locks, for the `PEAKS_PROFILE=1` line
+ * (lib/cli/main.ts): turns taken, time from asking to holding (waiting, a
+ * rehearsal included), and time holding.
+ */
+export const lockTime = { turns: 0, waitMs: 0, holdMs: 0 };
+
 export interface LockOptions {
   /** Bound on the lock not changing hands (see the module comment); PEAKS_LOCK_TIMEOUT_MS otherwise. */
   timeoutMs?: number;
@@ -184,6 +191,7 @@ export async function withLock<T>(
   const file = Deno.openSync(lockPath, { read: true, write: true, create: true });
   try {
     const timeoutMs = options.timeoutMs ?? configuredTimeout();
+    const asked = performance.now();
     let waited = !file.tryLockSync(true);
     if (waited && options.whileBusy) {
       // Not yet in the queue, so the lock is never held while this runs.
@@ -195,6 +203,7 @@ export async function withLock<T>(
       waited = !file.tryLockSync(true);
     }
     if (waited) await waitTurn(file, { target, lockPath }, timeoutMs);
+    const held = performance.now();
     const turn = new Turn(file);
     // A lock taken from a queue says so to the rest of the queue; one taken
     // free writes nothing, so an uncontended command leaves the sidecar as it was.
@@ -205,6 +214,9 @@ export async function withLock<T>(
     } finally {
       stopBeat();
       release(file);
+      lockTime.turns++;
+      lockTime.waitMs += held - asked;
+      lockTime.holdMs += performance.now() - held;
     }
   } finally {
     file.close();
