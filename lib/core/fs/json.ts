@@ -122,10 +122,10 @@ async function readCurrent<T>(
  *
  * When another process holds the lock, the caller first rehearses the work
  * without it: it reads and checks the current file and, for a `pure` update,
- * computes and checks the next value, writing nothing. Most of that time is
- * V8 compiling the code on its first run; done while the lock is busy, it
- * leaves the holder's turn with only the work itself, which is what bounds
- * how many writers a contended file serves per second.
+ * computes, checks and serializes the next value, writing nothing. Most of
+ * that time is V8 compiling the code on its first run; done while the lock
+ * is busy, it leaves the turn with only the work itself, and the writers
+ * queued behind get the lock sooner.
  */
 export function updateJson<T, R = void>(
   path: string,
