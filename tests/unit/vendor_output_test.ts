@@ -62,7 +62,7 @@ Deno.test("claude: permission_denials are refusals; is_error with api_error_stat
   assertEquals([noKey.report.failed, noKey.report.auth], [true, true]);
 });
 
-Deno.test("codex: turn.failed is an error with its status; a sandbox-refused command is a refusal", () => {
+Deno.test("codex: turn.failed is an error with its status; a sandbox-refused or declined command is a refusal", () => {
   const failed = read(
     "codex",
     lines(
@@ -106,11 +106,25 @@ Deno.test("codex: turn.failed is an error with its status; a sandbox-refused com
           status: "failed",
         },
       },
+      {
+        // Declined by codex's policy before it ran: no output, no exit code.
+        type: "item.completed",
+        item: {
+          type: "command_execution",
+          command: "/bin/bash -lc 'rm -rf build'",
+          aggregated_output: "",
+          exit_code: null,
+          status: "declined",
+        },
+      },
       { type: "item.completed", item: { type: "agent_message", text: "All done." } },
       { type: "turn.completed", usage: {} },
     ),
   );
-  assertEquals(refused.report.refusals, ["exec_command: /bin/bash -lc 'echo hi > new.txt'"]);
+  assertEquals(refused.report.refusals, [
+    "exec_command: /bin/bash -lc 'echo hi > new.txt'",
+    "exec_command: /bin/bash -lc 'rm -rf build'",
+  ]);
   assertEquals([refused.report.failed, refused.report.finalText], [false, "All done."]);
 });
 

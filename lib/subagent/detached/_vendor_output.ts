@@ -204,8 +204,11 @@ export class VendorOutput {
       if (item.type === "agent_message" && typeof item.text === "string") {
         this.#report.finalText = item.text;
       } else if (
-        item.type === "command_execution" && item.status !== "completed" &&
-        SANDBOX_DENIAL.test(String(item.aggregated_output ?? ""))
+        item.type === "command_execution" &&
+        // Declined: never run (its approval or sandbox policy said no), so it has no output.
+        (item.status === "declined" ||
+          (item.status !== "completed" &&
+            SANDBOX_DENIAL.test(String(item.aggregated_output ?? ""))))
       ) {
         this.#refusal("exec_command", short(item.command));
       }

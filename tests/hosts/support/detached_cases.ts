@@ -145,6 +145,8 @@ export function detachedCases(host: HostAdapter, expect: VendorExpectations): vo
         assertMatch(
           end.record.error,
           new RegExp(`^${name} refused \\d+ tool calls?: .*(hello\\.txt|write)`),
+          // What the host printed, to tell a refusal peaks missed from one the host never made.
+          end.log.slice(-6000),
         );
       },
     );
