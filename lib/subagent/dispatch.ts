@@ -364,6 +364,9 @@ function dispatchData(inputs: RecordInputs, written: WrittenDispatch): Record<st
     toolCallAliases: written.aliases,
     // The short id every --record takes (finalize, heartbeat, brief).
     record: recordIdOf(written.path),
+    // Only when peaks chose it: a caller that passed --batch-id has it, one that did not needs it
+    // for `sub-agent status --batch`, `shared-read --batch` and its next dispatch into the batch.
+    batchId: inputs.replay.batchId === undefined ? runtime.batchId : undefined,
     orchestratorVisibleHint: visibleHint(toolCall.name, runtime.role, runtime.requestId),
     artifactsPublicPaths: runtime.declaredArtifacts,
     headroomResult: budget.headroomCompressed ? budget.headroomResult : undefined,

@@ -36,7 +36,9 @@ Deno.test("dispatch writes a queued record and returns the Agent tool call, and 
   );
   assertEquals(result.code, 0, result.stderr);
   const data = result.json.data;
+  // No --batch-id: peaks chose one, and the caller needs it for status and converge.
   assertEquals(Object.keys(data).sort(), [
+    "batchId",
     "envelopeVersion",
     "orchestratorVisibleHint",
     "record",
@@ -81,6 +83,32 @@ Deno.test("dispatch writes a queued record and returns the Agent tool call, and 
   assertEquals(record.gitHead, null);
   assertEquals(record.requestIdSource, "flag");
   assert(record.originalPromptSize > new TextEncoder().encode(`Plan it. ${MARKER}`).length);
+  assertEquals(data.batchId, record.batchId);
+
+  // A batch id the caller passed is not echoed back.
+  const given = await runPeaks(
+    [
+      "sub-agent",
+      "dispatch",
+      "ui",
+      "--request-id",
+      "001-login",
+      "--batch-id",
+      "b1",
+      "--prompt",
+      "Draw it.",
+      "--json",
+    ],
+    { cwd: dir.path, env: CLAUDE },
+  );
+  assertEquals(given.code, 0, given.stderr);
+  assert(!("batchId" in given.json.data), given.stdout);
+  const status = await runPeaks(
+    ["sub-agent", "status", "--batch", data.batchId, "--json"],
+    { cwd: dir.path, env: CLAUDE },
+  );
+  assertEquals(status.code, 0, status.stderr);
+  assertEquals(status.stdout.includes(data.record), true, status.stdout);
 });
 
 Deno.test("pointer is the default brief: an envelope of at most 600 bytes with a warning attached", async () => {
