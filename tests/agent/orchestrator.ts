@@ -11,7 +11,15 @@ import { join } from "../../lib/core/std.ts";
 import { REPO } from "../support/cli.ts";
 import type { Scenario } from "./scenarios.ts";
 import { fillPlaceholders, playSubAgent } from "./sub_agent.ts";
-import { type Envelope, milestoneOf, phaseOf, shellWords, type Walk, WalkFailure } from "./walk.ts";
+import {
+  type Envelope,
+  milestoneOf,
+  nextActionWords,
+  phaseOf,
+  shellWords,
+  type Walk,
+  WalkFailure,
+} from "./walk.ts";
 
 /** The `sh` lines of a skill section (from its heading to the next heading of the same level). */
 export function sectionCommands(markdown: string, heading: string): string[] {
@@ -152,6 +160,7 @@ export class Orchestrator {
       if (envelope.data?.needsChoice) throw new WalkFailure("the mode needs no choice here");
       const next = envelope.nextActions?.[0];
       if (!next) return this.finish(envelope);
+      nextActionWords(next);
       await this.produce(envelope.data?.needs ?? []);
       if (/--role prd --state confirmed-by-user/.test(next)) await this.header();
       envelope = /^peaks sub-agent dispatch rd /.test(next)
@@ -173,6 +182,7 @@ export class Orchestrator {
     if (!check.ok || check.data?.complete) return await this.run(dispatchRd);
     const send = check.nextActions?.[0];
     if (!send) throw new WalkFailure("swarm slices named no dispatch for the slices");
+    nextActionWords(send);
     return await this.run(send);
   }
 

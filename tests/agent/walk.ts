@@ -6,6 +6,7 @@
  */
 import { join } from "../../lib/core/std.ts";
 import { runPeaks } from "../support/cli.ts";
+import { splitCommandLine } from "../../lib/core/shell.ts";
 
 export type Actor = "orchestrator" | "sub-agent" | "git";
 
@@ -28,6 +29,19 @@ export interface CallRecord {
 }
 
 export class WalkFailure extends Error {}
+
+/**
+ * A nextAction as a shell would run it. peaks quotes only with '…' and backslashes; a double quote,
+ * `$`, a backtick or any other shell syntax would mean something else to the agent's shell than to
+ * this walker, so it ends the walk.
+ */
+export function nextActionWords(line: string): string[] {
+  try {
+    return splitCommandLine(line);
+  } catch (error) {
+    throw new WalkFailure(`a nextAction a shell would not run as written: ${line} (${error})`);
+  }
+}
 
 /** Shell words: plain, '…' (as peaks quotes), "…" (as the skills write), backslash escapes. */
 export function shellWords(line: string): string[] {

@@ -106,3 +106,17 @@ Deno.test("a nextAction that jumps ahead of the work makes the walk fail", async
   );
   assert(/the workflow expects rd:qa-handoff/.test(second.message), second.message);
 });
+
+Deno.test("a nextAction with shell syntax peaks never writes makes the walk fail", async () => {
+  const docs = scenario("docs");
+  let done = false;
+  // The same words a lenient split would give, but double-quoted: a shell would expand a `$` in it.
+  const quoted = (_command: string, envelope: Envelope) => {
+    const next = envelope.nextActions?.[0];
+    if (done || !next?.startsWith("peaks request transition ")) return;
+    done = true;
+    envelope.nextActions![0] = next.replace(` ${docs.rid} `, ` "${docs.rid}" `);
+  };
+  const error = await assertRejects(() => walkScenario(docs, { mutate: quoted }), WalkFailure);
+  assert(/a nextAction a shell would not run as written/.test(error.message), error.message);
+});
