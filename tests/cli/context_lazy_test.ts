@@ -4,7 +4,7 @@
  * touched only when compression is asked for.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { baseEnv, CONFIG, ENTRY, REPO, type RunResult } from "../support/cli.ts";
+import { baseEnv, CONFIG, ENTRY, REPO, type RunResult, scriptArgs } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { COMMANDS } from "../../lib/cli/table.ts";
 import { join } from "../../lib/core/std.ts";
@@ -109,18 +109,7 @@ Deno.test("the status line loads no zod: its module and the flag parser reach no
 
 async function runWith(denoFlags: string[], args: string[], cwd: string, env = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-q",
-      "--frozen",
-      "--cached-only",
-      "-P=peaks",
-      ...denoFlags,
-      "--config",
-      CONFIG,
-      ENTRY,
-      ...args,
-    ],
+    args: scriptArgs(ENTRY, args, denoFlags),
     cwd,
     env: { ...(await baseEnv({ cwd })), ...env },
     clearEnv: true,

@@ -5,7 +5,7 @@
  * binary keeps `peaks`).
  */
 import { assertEquals } from "@std/assert";
-import { CONFIG } from "../support/cli.ts";
+import { CONFIG, scriptArgs } from "../support/cli.ts";
 import { fakeVendors } from "../support/detached.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { join } from "../../lib/core/std.ts";
@@ -51,7 +51,7 @@ console.log(JSON.stringify({
 `,
   );
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-q", "--cached-only", "-P=peaks", "--config", CONFIG, probe],
+    args: scriptArgs(probe),
     env: { PATH: `${bin}:${Deno.env.get("PATH") ?? ""}`, HOME: dir.path },
     clearEnv: true,
     stdout: "piped",

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { cacheDir, CONFIG, REPO } from "../support/cli.ts";
+import { cacheDir, REPO, scriptArgs } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { join } from "../../lib/core/std.ts";
 
@@ -31,18 +31,7 @@ Deno.test("50 concurrent processes (half rehearsing a pure update) increment one
   const results = await Promise.all(
     Array.from({ length: WRITERS }, (_, i) =>
       new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-q",
-          "--cached-only",
-          "-P=peaks",
-          "--config",
-          CONFIG,
-          script,
-          path,
-          `w${i}`,
-          i % 2 ? "pure" : "plain",
-        ],
+        args: scriptArgs(script, [path, `w${i}`, i % 2 ? "pure" : "plain"]),
         env,
         clearEnv: true,
         stdout: "null",

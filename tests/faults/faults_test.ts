@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import { join } from "../../lib/core/std.ts";
-import { cacheDir, CONFIG, REPO, runPeaks } from "../support/cli.ts";
+import { cacheDir, REPO, runPeaks, scriptArgs } from "../support/cli.ts";
 import { countFromEnv, rng, seedFromEnv } from "../support/prng.ts";
 import { tempDir } from "../support/temp.ts";
 import { initWorkspace, recordPathOf } from "../support/subagent.ts";
@@ -79,16 +79,7 @@ Deno.test("a lock held by a killed process never blocks the next writer", async 
   assertEquals(dispatched.code, 0, dispatched.stderr);
   const record: string = recordPathOf(dir.path, dispatched.json.data.record);
   const holder = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-q",
-      "--cached-only",
-      "-P=peaks",
-      "--config",
-      CONFIG,
-      join(REPO, "tests", "faults", "lock_holder.ts"),
-      join(dir.path, record),
-    ],
+    args: scriptArgs(join(REPO, "tests", "faults", "lock_holder.ts"), [join(dir.path, record)]),
     env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: await cacheDir(), HOME: dir.path },
     clearEnv: true,
     stdout: "piped",

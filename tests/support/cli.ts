@@ -24,6 +24,18 @@ export async function cacheDir(): Promise<string> {
 
 /** The deno arguments that run peaks with exactly the binary's permissions. */
 export function peaksArgs(args: string[]): string[] {
+  return scriptArgs(ENTRY, args);
+}
+
+/**
+ * The deno arguments that run another script (a test's helper, a probe) with the binary's
+ * permissions and runtime flags, so it sees what peaks would; `denoFlags` go before the config.
+ */
+export function scriptArgs(
+  script: string,
+  args: string[] = [],
+  denoFlags: string[] = [],
+): string[] {
   return [
     "run",
     "-q",
@@ -31,9 +43,10 @@ export function peaksArgs(args: string[]): string[] {
     "--cached-only",
     "-P=peaks",
     V8_FLAGS,
+    ...denoFlags,
     "--config",
     CONFIG,
-    ENTRY,
+    script,
     ...args,
   ];
 }
