@@ -21,7 +21,7 @@
  * other with a shell redirect; finalize merges both.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join, resolve } from "../../lib/core/std.ts";
 import { briefFacts, envelopeIn } from "./support/claude_flow.ts";
 import { CLAUDE } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, readJson, type World, world } from "./support/scenario.ts";
@@ -137,19 +137,25 @@ function orchestration() {
   return { state, turn };
 }
 
-/** A workspace with peaks allowed and the slice DAG written; git in the project. */
-async function prepare(w: World) {
-  const project = w.sandbox.project;
+/**
+ * A workspace with peaks allowed and the slice DAG written, in `project` (the repository's top
+ * level, or a folder inside it); git runs in the project.
+ */
+async function prepare(w: World, project = w.sandbox.project) {
   const git = async (...args: string[]) => {
-    const out = await w.sandbox.run("git", { args, timeoutMs: 30_000 });
+    const out = await w.sandbox.run("git", { args, cwd: project, timeoutMs: 30_000 });
     assertEquals(out.code, 0, out.stderr);
     return out.stdout;
   };
-  const init = await w.sandbox.peaks(["workspace", "init", "--json"]);
-  assertEquals(init.code, 0, init.stdout + init.stderr);
-  const allow = await w.sandbox.peaks(["permissions", "install", "--json"]);
-  assertEquals(allow.code, 0, allow.stdout + allow.stderr);
-  const sid = init.json.data.sessionId;
+  const peaks = async (...args: string[]) => {
+    const out = await w.sandbox.run("peaks", { args, cwd: project, timeoutMs: 120_000 });
+    assertEquals(out.code, 0, out.stdout + out.stderr);
+    return JSON.parse(out.stdout);
+  };
+  // A folder inside the repository is a project of its own once initialized there by name.
+  const init = await peaks("workspace", "init", "--project", project, "--json");
+  await peaks("permissions", "install", "--json");
+  const sid = init.data.sessionId;
   const dagPath = join(project, ".peaks", "_runtime", sid, "rd", `slices-${RID}.json`);
   await Deno.mkdir(join(dagPath, ".."), { recursive: true });
   await Deno.writeTextFile(dagPath, sliceDag());
@@ -157,11 +163,12 @@ async function prepare(w: World) {
   return { git, status };
 }
 
-/** Runs the orchestration through the real host; no refused call in the run. */
-async function runHost(w: World) {
+/** Runs the orchestration through the real host, started in `cwd`; no refused call in the run. */
+async function runHost(w: World, cwd = w.sandbox.project) {
   const run = await w.sandbox.run("claude", {
     args: ["-p", "--output-format", "json", "--permission-mode", "acceptEdits"],
     stdin: ASK,
+    cwd,
     env: w.hostEnv,
     timeoutMs: HOST_TIMEOUT_MS,
   });
@@ -215,215 +222,271 @@ const heartbeatDone = (brief: string, project: string) =>
     } --project ${project} --status done --progress 100 --note completed --json`,
   );
 
+/**
+ * Two slices in a clean repository, the peaks project at `sub` inside it ("" for its top level)
+ * and the host started there: the Agent calls carry `isolation: "worktree"`, the host makes a
+ * worktree per sub-agent, each writes its file relative to the directory it was started in, and
+ * finalize merges both from the worktree the notification names.
+ */
+async function cleanTree(sub: string) {
+  let project = "";
+  const orchestrator = orchestration();
+  /**
+   * Slice -> the directory it was started in, the top level git named there, and where its two
+   * later shell commands ran (the first begun as the brief says, the second not).
+   */
+  const startedIn = new Map<string, { started: string; top: string; shells: string[] }>();
+  const subAgent = (view: View): Turn => {
+    const { pointer, brief, slice } = briefOf(view);
+    if (view.turn === 0) return tools(CLAUDE.shell(pointer));
+    if (!slice) throw new Error(`no slice named in the brief: ${brief.slice(0, 2000)}`);
+    const [started, top] = (view.toolResults[1] ?? "").trim().split("\n");
+    // The project's folder inside the worktree, as the brief names it (none at the top level).
+    const folder = brief.match(/The project is its folder (\S+)\/: work only inside/)?.[1] ?? "";
+    const cwd = join(started ?? "", folder);
+    switch (view.turn) {
+      case 1:
+        // Where it stands, and the top level the brief asks for in its return JSON.
+        return tools(CLAUDE.shell("pwd && git rev-parse --show-toplevel"));
+      case 2:
+        // A shell command as the brief says to begin it, then one without: where each ran.
+        return tools(CLAUDE.shell(`${folder ? `cd ${folder} && ` : ""}pwd`));
+      case 3:
+        return tools(CLAUDE.shell("pwd"));
+      case 4:
+        startedIn.set(slice.id, {
+          started,
+          top,
+          shells: [view.toolResults[2]?.trim() ?? "", view.toolResults[3]?.trim() ?? ""],
+        });
+        return tools(CLAUDE.write(join(cwd, slice.file), `built by slice ${slice.id}\n`));
+      case 5:
+        return tools(heartbeatDone(brief, project));
+      default:
+        return returned(brief, slice.file, { worktree: top });
+    }
+  };
+  const at = (path: string) => sub ? `${sub}/${path}` : path;
+  await using w = await world(CLAUDE, (view: View, exchange: Exchange) => {
+    if (view.tools.length === 0) return sideAnswer(view);
+    if (view.userText.includes(ASK)) return orchestrator.turn(view, exchange);
+    return subAgent(view);
+  }, sub ? { files: { [at("README.md")]: "# app\n" } } : {});
+  const repo = w.sandbox.project;
+  project = join(repo, sub);
+  const { git, status } = await prepare(w, project);
+  const head = await git("rev-parse", "HEAD");
+  // Nothing uncommitted but peaks' own folder and the local settings its permissions install
+  // wrote: neither counts, so the main tree is clean for peaks and the host isolates.
+  assertEquals(await status(), `?? ${at(".claude/settings.local.json")}\n`);
+
+  await runHost(w, project);
+  const { checked, envelope, seen } = orchestrator.state;
+
+  // peaks' envelopes: the slice check, then one host-isolated Agent call per slice.
+  assertEquals(checked.data.levels, [SLICES.map((s) => s.id)]);
+  assertEquals(envelope.data.slices.map((s: { kind: string }) => s.kind), ["host", "host"]);
+  assert(!envelope.warnings.some((x: { code: string }) => x.code === "HOST_ISOLATION_SKIPPED"));
+  // The Agent calls the host received and ran carried the envelope's arguments, isolation included.
+  const orchestrated = finalizesOf(w);
+  const fanout = toolUses(orchestrated.at(-1)!, 2);
+  assertEquals(fanout.length, SLICES.length);
+  for (const [i, use] of fanout.entries()) {
+    assertEquals(use.name, "Agent");
+    assertEquals(use.input, envelope.data.toolCalls[i].args);
+    assertEquals(use.input.isolation, "worktree");
+  }
+  // The host started each sub-agent in a worktree of its own and reported it when it finished.
+  const hostDir = join(repo, ".claude", "worktrees");
+  assertEquals(seen.length, SLICES.length);
+  for (const slice of SLICES) {
+    const { started, top, shells } = startedIn.get(slice.id) ??
+      { started: "", top: "", shells: [] };
+    assertMatch(top, new RegExp(`^${hostDir}/agent-[0-9a-f]+$`));
+    // At the worktree's top level, even with the host started in the project's folder; a `cd`
+    // lasts for its own command only.
+    assertEquals(started, top);
+    assertEquals(shells, [join(top, sub), top]);
+    assert(seen.some((n) => n.worktreePath === top), `no notification named ${top}`);
+  }
+  assertEquals(new Set([...startedIn.values()].map((s) => s.top)).size, SLICES.length);
+
+  // Finalize merged both slices into the main tree and removed the host's worktrees.
+  for (const slice of SLICES) {
+    assertEquals(
+      await Deno.readTextFile(join(project, slice.file)),
+      `built by slice ${slice.id}\n`,
+    );
+  }
+  for (const id of envelope.data.records) {
+    const record = await readJson(join(project, recordPathOf(project, id)));
+    assertEquals([record.status, record.result?.status], ["done", "ok"]);
+    assertEquals(record.worktree.kind, "host");
+    assertEquals(record.worktree.state, "merged");
+    assertStringIncludes(record.worktree.branch, "worktree-agent-");
+  }
+  const listed = (await git("worktree", "list", "--porcelain")).split("\n")
+    .filter((l) => l.startsWith("worktree "));
+  assertEquals(listed, [`worktree ${repo}`]);
+  assertEquals(await git("branch", "--list", "worktree-agent-*"), "");
+  assertEquals(await Array.fromAsync(Deno.readDir(hostDir)), []);
+  // Working-tree changes only: nothing committed, nothing staged.
+  assertEquals(await git("rev-parse", "HEAD"), head);
+  assertEquals(await git("diff", "--cached", "--name-only"), "");
+  assertEquals(
+    await status(),
+    [
+      `?? ${at(".claude/settings.local.json")}\n`,
+      ...SLICES.map((s) => `?? ${at(s.file)}\n`),
+    ].join(""),
+  );
+}
+
 Deno.test(
   "claude-code slices: Agent calls with isolation worktree, the host's worktrees merged back at finalize",
-  {
-    sanitizeOps: false,
-    sanitizeResources: false,
-  },
-  async () => {
-    let project = "";
-    const orchestrator = orchestration();
-    /** Slice -> the directory git named as the sub-agent's top level. */
-    const startedIn = new Map<string, string>();
-    const subAgent = (view: View): Turn => {
-      const { pointer, brief, slice } = briefOf(view);
-      if (view.turn === 0) return tools(CLAUDE.shell(pointer));
-      if (!slice) throw new Error(`no slice named in the brief: ${brief.slice(0, 2000)}`);
-      const here = view.toolResults[1]?.trim() ?? "";
-      switch (view.turn) {
-        case 1:
-          // The brief asks for the top level git names in the sub-agent's directory.
-          return tools(CLAUDE.shell("git rev-parse --show-toplevel"));
-        case 2:
-          startedIn.set(slice.id, here);
-          return tools(CLAUDE.write(join(here, slice.file), `built by slice ${slice.id}\n`));
-        case 3:
-          return tools(heartbeatDone(brief, project));
-        default:
-          return returned(brief, slice.file, { worktree: here });
-      }
-    };
-    await using w = await world(CLAUDE, (view: View, exchange: Exchange) => {
-      if (view.tools.length === 0) return sideAnswer(view);
-      if (view.userText.includes(ASK)) return orchestrator.turn(view, exchange);
-      return subAgent(view);
-    });
-    project = w.sandbox.project;
-    const { git, status } = await prepare(w);
-    const head = await git("rev-parse", "HEAD");
-    // Nothing uncommitted but peaks' own folder and the local settings its permissions install
-    // wrote: neither counts, so the main tree is clean for peaks and the host isolates.
-    assertEquals(await status(), "?? .claude/settings.local.json\n");
-
-    await runHost(w);
-    const { checked, envelope, seen } = orchestrator.state;
-
-    // peaks' envelopes: the slice check, then one host-isolated Agent call per slice.
-    assertEquals(checked.data.levels, [SLICES.map((s) => s.id)]);
-    assertEquals(envelope.data.slices.map((s: { kind: string }) => s.kind), ["host", "host"]);
-    assert(!envelope.warnings.some((x: { code: string }) => x.code === "HOST_ISOLATION_SKIPPED"));
-    // The Agent calls the host received and ran carried the envelope's arguments, isolation included.
-    const orchestrated = finalizesOf(w);
-    const fanout = toolUses(orchestrated.at(-1)!, 2);
-    assertEquals(fanout.length, SLICES.length);
-    for (const [i, use] of fanout.entries()) {
-      assertEquals(use.name, "Agent");
-      assertEquals(use.input, envelope.data.toolCalls[i].args);
-      assertEquals(use.input.isolation, "worktree");
-    }
-    // The host started each sub-agent in a worktree of its own, and reported it when it finished.
-    const hostDir = join(project, ".claude", "worktrees");
-    assertEquals(seen.length, SLICES.length);
-    for (const slice of SLICES) {
-      const dir = startedIn.get(slice.id) ?? "";
-      assertMatch(dir, new RegExp(`^${hostDir}/agent-[0-9a-f]+$`));
-      assert(seen.some((n) => n.worktreePath === dir), `no notification named ${dir}`);
-    }
-    assertEquals(new Set(startedIn.values()).size, SLICES.length);
-
-    // Finalize merged both slices into the main tree and removed the host's worktrees.
-    for (const slice of SLICES) {
-      assertEquals(
-        await Deno.readTextFile(join(project, slice.file)),
-        `built by slice ${slice.id}\n`,
-      );
-    }
-    for (const id of envelope.data.records) {
-      const record = await readJson(join(project, recordPathOf(project, id)));
-      assertEquals([record.status, record.result?.status], ["done", "ok"]);
-      assertEquals(record.worktree.kind, "host");
-      assertEquals(record.worktree.state, "merged");
-      assertStringIncludes(record.worktree.branch, "worktree-agent-");
-    }
-    const listed = (await git("worktree", "list", "--porcelain")).split("\n")
-      .filter((l) => l.startsWith("worktree "));
-    assertEquals(listed, [`worktree ${project}`]);
-    assertEquals(await git("branch", "--list", "worktree-agent-*"), "");
-    assertEquals(await Array.fromAsync(Deno.readDir(hostDir)), []);
-    // Working-tree changes only: nothing committed, nothing staged.
-    assertEquals(await git("rev-parse", "HEAD"), head);
-    assertEquals(await git("diff", "--cached", "--name-only"), "");
-    assertEquals(
-      await status(),
-      ["?? .claude/settings.local.json\n", ...SLICES.map((s) => `?? ${s.file}\n`)].join(""),
-    );
-  },
+  { sanitizeOps: false, sanitizeResources: false },
+  () => cleanTree(""),
 );
 
 Deno.test(
+  "claude-code slices of a clean project in a subfolder of its repository: the host's worktrees, each sub-agent sent into the project's folder there, merged back",
+  { sanitizeOps: false, sanitizeResources: false },
+  () => cleanTree("app"),
+);
+
+/**
+ * Two slices with uncommitted changes in the main tree, the peaks project at `sub` inside the
+ * repository ("" for its top level) and the host started there: peaks makes the worktrees under
+ * the project's `.claude/worktrees`, one sub-agent writes with the Write tool and one with a
+ * shell redirect, and finalize merges both.
+ */
+async function dirtyTree(sub: string) {
+  let project = "";
+  const orchestrator = orchestration();
+  /** Slice -> the worktree its brief named, and the result of its write as the host gave it. */
+  const wrote = new Map<string, { dir: string; result: string }>();
+  const subAgent = (view: View): Turn => {
+    const { pointer, brief, slice } = briefOf(view);
+    if (view.turn === 0) return tools(CLAUDE.shell(pointer));
+    if (!slice) throw new Error(`no slice named in the brief: ${brief.slice(0, 2000)}`);
+    const dir = brief.match(/not in the project root: (\S+)/)?.[1];
+    if (!dir) throw new Error(`no worktree named in the brief: ${brief.slice(0, 2000)}`);
+    const target = join(dir, slice.file);
+    const content = `built by slice ${slice.id}`;
+    switch (view.turn) {
+      case 1:
+        // One slice writes with the Write tool, the other through the shell.
+        return tools(
+          slice.id === "api"
+            ? CLAUDE.write(target, `${content}\n`)
+            : CLAUDE.shell(`cd ${dir} && printf '%s\\n' '${content}' > ${slice.file}`),
+        );
+      case 2:
+        wrote.set(slice.id, { dir, result: view.toolResults[1] ?? "" });
+        return tools(heartbeatDone(brief, project));
+      default:
+        return returned(brief, slice.file);
+    }
+  };
+  const at = (path: string) => sub ? `${sub}/${path}` : path;
+  await using w = await world(CLAUDE, (view: View, exchange: Exchange) => {
+    if (view.tools.length === 0) return sideAnswer(view);
+    if (view.userText.includes(ASK)) return orchestrator.turn(view, exchange);
+    return subAgent(view);
+  }, { files: { [at("src/index.txt")]: "first\n" } });
+  const repo = w.sandbox.project;
+  project = join(repo, sub);
+  const { git, status } = await prepare(w, project);
+  const head = await git("rev-parse", "HEAD");
+  // What a real session leaves uncommitted: a changed file and a new one.
+  await Deno.writeTextFile(join(project, "src", "index.txt"), "changed, not committed\n");
+  await Deno.writeTextFile(join(project, "NOTES.md"), "# notes\n");
+
+  await runHost(w, project);
+  const { checked, envelope, seen } = orchestrator.state;
+
+  // The host's worktrees would start from HEAD: peaks makes its own, where the host lets its
+  // sub-agents write, and the Agent calls carry no isolation.
+  assertEquals(checked.data.levels, [SLICES.map((s) => s.id)]);
+  assert(
+    envelope.warnings.some((x: { code: string }) => x.code === "HOST_ISOLATION_SKIPPED"),
+    JSON.stringify(envelope.warnings),
+  );
+  assertEquals(envelope.data.slices.map((s: { kind: string }) => s.kind), ["peaks", "peaks"]);
+  // The project's own folder, where the host runs: under the top level's, from a subfolder, the
+  // host refused the sub-agents' writes ("Permission to use Write has been denied").
+  const hostRoot = join(project, ".claude", "worktrees");
+  for (const s of envelope.data.slices) {
+    assertMatch(
+      resolve(project, s.worktree),
+      new RegExp(`^${hostRoot}/peaks-p-[0-9a-f]{8}/r1/rd-`),
+    );
+  }
+  const orchestrated = finalizesOf(w);
+  const fanout = toolUses(orchestrated.at(-1)!, 2);
+  assertEquals(fanout.length, SLICES.length);
+  for (const [i, use] of fanout.entries()) {
+    assertEquals(use.name, "Agent");
+    assertEquals(use.input, envelope.data.toolCalls[i].args);
+    assertEquals(use.input.isolation, undefined);
+  }
+  // Each sub-agent wrote in the worktree its brief named, and the host let it.
+  assertEquals(seen.length, SLICES.length);
+  assertEquals(seen.map((n) => n.worktreePath), [null, null]);
+  for (const slice of SLICES) {
+    const done = wrote.get(slice.id) ?? { dir: "", result: "" };
+    assert(done.dir.startsWith(join(hostRoot, "peaks-p-")), done.dir);
+    // Under .git/ the same Write was "Permission to use Write has been denied".
+    assert(!/denied|permission/i.test(done.result), `${slice.id}: ${done.result}`);
+    if (slice.id === "api") assertStringIncludes(done.result, "File created successfully");
+  }
+
+  // Finalize merged both into the main tree, the uncommitted changes untouched.
+  for (const slice of SLICES) {
+    assertEquals(
+      await Deno.readTextFile(join(project, slice.file)),
+      `built by slice ${slice.id}\n`,
+    );
+  }
+  assertEquals(
+    await Deno.readTextFile(join(project, "src", "index.txt")),
+    "changed, not committed\n",
+  );
+  for (const id of envelope.data.records) {
+    const record = await readJson(join(project, recordPathOf(project, id)));
+    assertEquals([record.status, record.result?.status], ["done", "ok"]);
+    assertEquals([record.worktree.kind, record.worktree.state], ["peaks", "merged"]);
+    // The patch's files, as git names them: from the repository's top level.
+    assertEquals(record.worktree.files, [
+      at(SLICES.find((s) => s.id === record.worktree.node)!.file),
+    ]);
+  }
+  const listed = (await git("worktree", "list", "--porcelain")).split("\n")
+    .filter((l) => l.startsWith("worktree "));
+  assertEquals(listed, [`worktree ${repo}`]);
+  assertEquals(await git("branch", "--list", "peaks/*"), "");
+  assertEquals(await Array.fromAsync(Deno.readDir(hostRoot)), []);
+  assertEquals(await git("rev-parse", "HEAD"), head);
+  assertEquals(await git("diff", "--cached", "--name-only"), "");
+  assertEquals(
+    await status(),
+    [
+      ` M ${at("src/index.txt")}\n`,
+      `?? ${at(".claude/settings.local.json")}\n`,
+      `?? ${at("NOTES.md")}\n`,
+      ...SLICES.map((s) => `?? ${at(s.file)}\n`),
+    ].join(""),
+  );
+}
+
+Deno.test(
   "claude-code slices with uncommitted changes: peaks' worktrees under .claude/worktrees, written by the Write tool and a shell redirect, merged back at finalize",
-  {
-    sanitizeOps: false,
-    sanitizeResources: false,
-  },
-  async () => {
-    let project = "";
-    const orchestrator = orchestration();
-    /** Slice -> the worktree its brief named, and the result of its write as the host gave it. */
-    const wrote = new Map<string, { dir: string; result: string }>();
-    const subAgent = (view: View): Turn => {
-      const { pointer, brief, slice } = briefOf(view);
-      if (view.turn === 0) return tools(CLAUDE.shell(pointer));
-      if (!slice) throw new Error(`no slice named in the brief: ${brief.slice(0, 2000)}`);
-      const dir = brief.match(/not in the project root: (\S+)/)?.[1];
-      if (!dir) throw new Error(`no worktree named in the brief: ${brief.slice(0, 2000)}`);
-      const target = join(dir, slice.file);
-      const content = `built by slice ${slice.id}`;
-      switch (view.turn) {
-        case 1:
-          // One slice writes with the Write tool, the other through the shell.
-          return tools(
-            slice.id === "api"
-              ? CLAUDE.write(target, `${content}\n`)
-              : CLAUDE.shell(`cd ${dir} && printf '%s\\n' '${content}' > ${slice.file}`),
-          );
-        case 2:
-          wrote.set(slice.id, { dir, result: view.toolResults[1] ?? "" });
-          return tools(heartbeatDone(brief, project));
-        default:
-          return returned(brief, slice.file);
-      }
-    };
-    await using w = await world(CLAUDE, (view: View, exchange: Exchange) => {
-      if (view.tools.length === 0) return sideAnswer(view);
-      if (view.userText.includes(ASK)) return orchestrator.turn(view, exchange);
-      return subAgent(view);
-    }, { files: { "src/index.txt": "first\n" } });
-    project = w.sandbox.project;
-    const { git, status } = await prepare(w);
-    const head = await git("rev-parse", "HEAD");
-    // What a real session leaves uncommitted: a changed file and a new one.
-    await Deno.writeTextFile(join(project, "src", "index.txt"), "changed, not committed\n");
-    await Deno.writeTextFile(join(project, "NOTES.md"), "# notes\n");
+  { sanitizeOps: false, sanitizeResources: false },
+  () => dirtyTree(""),
+);
 
-    await runHost(w);
-    const { checked, envelope, seen } = orchestrator.state;
-
-    // The host's worktrees would start from HEAD: peaks makes its own, where the host lets its
-    // sub-agents write, and the Agent calls carry no isolation.
-    assertEquals(checked.data.levels, [SLICES.map((s) => s.id)]);
-    assert(
-      envelope.warnings.some((x: { code: string }) => x.code === "HOST_ISOLATION_SKIPPED"),
-      JSON.stringify(envelope.warnings),
-    );
-    assertEquals(envelope.data.slices.map((s: { kind: string }) => s.kind), ["peaks", "peaks"]);
-    for (const s of envelope.data.slices) {
-      assertMatch(s.worktree, /^\.claude\/worktrees\/peaks-p-[0-9a-f]{8}\/r1\/rd-/);
-    }
-    const orchestrated = finalizesOf(w);
-    const fanout = toolUses(orchestrated.at(-1)!, 2);
-    assertEquals(fanout.length, SLICES.length);
-    for (const [i, use] of fanout.entries()) {
-      assertEquals(use.name, "Agent");
-      assertEquals(use.input, envelope.data.toolCalls[i].args);
-      assertEquals(use.input.isolation, undefined);
-    }
-    // Each sub-agent wrote in the worktree its brief named, and the host let it.
-    assertEquals(seen.length, SLICES.length);
-    assertEquals(seen.map((n) => n.worktreePath), [null, null]);
-    for (const slice of SLICES) {
-      const done = wrote.get(slice.id) ?? { dir: "", result: "" };
-      assert(done.dir.startsWith(join(project, ".claude", "worktrees", "peaks-p-")), done.dir);
-      // Under .git/ the same Write was "Permission to use Write has been denied".
-      assert(!/denied|permission/i.test(done.result), `${slice.id}: ${done.result}`);
-      if (slice.id === "api") assertStringIncludes(done.result, "File created successfully");
-    }
-
-    // Finalize merged both into the main tree, the uncommitted changes untouched.
-    for (const slice of SLICES) {
-      assertEquals(
-        await Deno.readTextFile(join(project, slice.file)),
-        `built by slice ${slice.id}\n`,
-      );
-    }
-    assertEquals(
-      await Deno.readTextFile(join(project, "src", "index.txt")),
-      "changed, not committed\n",
-    );
-    for (const id of envelope.data.records) {
-      const record = await readJson(join(project, recordPathOf(project, id)));
-      assertEquals([record.status, record.result?.status], ["done", "ok"]);
-      assertEquals([record.worktree.kind, record.worktree.state], ["peaks", "merged"]);
-      assertEquals(record.worktree.files, [
-        SLICES.find((s) => s.id === record.worktree.node)!.file,
-      ]);
-    }
-    const listed = (await git("worktree", "list", "--porcelain")).split("\n")
-      .filter((l) => l.startsWith("worktree "));
-    assertEquals(listed, [`worktree ${project}`]);
-    assertEquals(await git("branch", "--list", "peaks/*"), "");
-    assertEquals(await Array.fromAsync(Deno.readDir(join(project, ".claude", "worktrees"))), []);
-    assertEquals(await git("rev-parse", "HEAD"), head);
-    assertEquals(await git("diff", "--cached", "--name-only"), "");
-    assertEquals(
-      await status(),
-      [
-        " M src/index.txt\n",
-        "?? .claude/settings.local.json\n",
-        "?? NOTES.md\n",
-        ...SLICES.map((s) => `?? ${s.file}\n`),
-      ].join(""),
-    );
-  },
+Deno.test(
+  "claude-code slices of a project in a subfolder of its repository, the host started there: the same worktrees, writes allowed, merged back",
+  { sanitizeOps: false, sanitizeResources: false },
+  () => dirtyTree("app"),
 );

@@ -7,9 +7,13 @@
  * the slices of two peaks projects in one repository (a monorepo) apart.
  *
  * A host that refuses its sub-agents' writes under `.git/` but allows them
- * under `<top level>/.claude/worktrees/` (Claude Code, in-process) gets them
- * at `<top level>/.claude/worktrees/peaks-<project key>/<rid>/<run>` instead,
- * next to the host's own worktrees; every reader handles both roots.
+ * under `.claude/worktrees/` of the folder it runs in (Claude Code, in-process)
+ * gets them at `<project>/.claude/worktrees/peaks-<project key>/<rid>/<run>`
+ * instead: the project's own folder, where the host runs, which is the top
+ * level's (next to the host's own worktrees) unless the project is a folder
+ * inside the repository. Started there, Claude Code refuses writes under the
+ * top level's `.claude/worktrees`, outside its folder. Every reader handles
+ * both roots.
  */
 import { dirname, isAbsolute, join, relative, resolve, SEPARATOR } from "../std.ts";
 import { isNotFound, PeaksError } from "../errors.ts";
@@ -34,7 +38,7 @@ export interface RepoPlace {
   projectRel: string;
   /** This project's slice worktrees: `<commonDir>/peaks-worktrees/<key>`. */
   worktreesRoot: string;
-  /** The same in the host's folder: `<toplevel>/.claude/worktrees/peaks-<key>`. */
+  /** The same in the host's folder: `<project>/.claude/worktrees/peaks-<key>`. */
   hostWorktreesRoot: string;
 }
 
@@ -69,13 +73,13 @@ export async function repoPlace(project: Project): Promise<RepoPlace | null> {
     commonDir,
     projectRel,
     worktreesRoot: join(commonDir, WORKTREES_DIR, key),
-    hostWorktreesRoot: join(toplevel, ...HOST_WORKTREES_DIR, `peaks-${key}`),
+    hostWorktreesRoot: join(root, ...HOST_WORKTREES_DIR, `peaks-${key}`),
   };
 }
 
 /** The folder the roots of this kind must stay inside (for real, symlinks resolved). */
 function containerOf(place: RepoPlace, kind: WorktreesRootKind): string {
-  return kind === "git" ? place.commonDir : join(place.toplevel, ...HOST_WORKTREES_DIR);
+  return kind === "git" ? place.commonDir : dirname(place.hostWorktreesRoot);
 }
 
 export function worktreesRootOf(place: RepoPlace, kind: WorktreesRootKind): string {
@@ -116,7 +120,7 @@ export function sliceNames(
 /**
  * Creates this project's worktrees folder of that kind and checks it did not
  * land elsewhere through a symlink: every write of a slice stays inside the
- * project, the repository's own `.git` or the main tree's `.claude/worktrees`.
+ * project, the repository's own `.git` or the project's `.claude/worktrees`.
  */
 export async function ensureWorktreesRoot(
   place: RepoPlace,
@@ -125,26 +129,29 @@ export async function ensureWorktreesRoot(
   const root = worktreesRootOf(place, kind);
   const where = kind === "git"
     ? "the repository's git directory"
-    : "the main tree's .claude/worktrees";
+    : "the project's .claude/worktrees";
   const refuse = (real: string) =>
     new PeaksError(
       "PATH_OUTSIDE_PROJECT",
       `${root} resolves to ${real}, outside ${where}; remove that symlink.`,
       { data: { path: root } },
     );
-  // What exists of it already must not lead elsewhere: mkdir would create the rest there.
+  // What exists of it already must not lead elsewhere (mkdir would create the rest there): it is
+  // inside the container, or a folder on the way to it, resolved to where it stands.
+  const container = containerOf(place, kind);
   const existing = await existingPart(root);
-  if (!inside(kind === "git" ? place.commonDir : place.toplevel, existing)) throw refuse(existing);
+  const onTheWay = existing.real === existing.lexical && inside(existing.real, container);
+  if (!inside(container, existing.real) && !onTheWay) throw refuse(existing.real);
   await Deno.mkdir(root, { recursive: true });
   const real = await Deno.realPath(root);
-  if (!inside(containerOf(place, kind), real)) throw refuse(real);
+  if (!inside(container, real)) throw refuse(real);
 }
 
-/** The real path of the deepest folder of `path` that exists. */
-async function existingPart(path: string): Promise<string> {
+/** The deepest folder of `path` that exists, as written and resolved. */
+async function existingPart(path: string): Promise<{ lexical: string; real: string }> {
   for (let dir = path;; dir = dirname(dir)) {
     try {
-      return await Deno.realPath(dir);
+      return { lexical: dir, real: await Deno.realPath(dir) };
     } catch (error) {
       if (!isNotFound(error) || dirname(dir) === dir) throw error;
     }

@@ -84,10 +84,18 @@ function peaksBlock(project: Project, dir: string, node: string, facts: NodeFact
   ].join("\n");
 }
 
-function hostBlock(project: Project, node: string, facts: NodeFacts): string {
+/**
+ * The brief's worktree section for a host-made worktree. Claude Code starts the sub-agent at the
+ * worktree's top level even when the project is a folder inside the repository, and starts every
+ * shell command there again (2.1.328), so the brief then names that folder for each tool.
+ */
+function hostBlock(project: Project, projectRel: string, node: string, facts: NodeFacts): string {
+  const where = projectRel
+    ? `Claude Code starts you at the top level of a temporary git worktree of the repository (isolation: worktree). The project is its folder ${projectRel}/: work only inside that folder of your directory, never on files under the project root, where other slices are merged in parallel. Give the Write and Edit tools paths under ${projectRel}/ of your directory, and begin each shell command with \`cd ${projectRel} && \` (every command starts again at the top level).`
+    : "Claude Code starts you in a temporary git worktree of the repository (isolation: worktree): work only in your current directory, never on files under the project root, where other slices are merged in parallel.";
   return [
     "## Your worktree (isolated slice)",
-    "Claude Code starts you in a temporary git worktree of the repository (isolation: worktree): work only in your current directory, never on files under the project root, where other slices are merged in parallel.",
+    where,
     '- In your return JSON add "worktree": "<the absolute path `git rev-parse --show-toplevel` prints in your directory>".',
     ...rules(project, node, facts),
   ].join("\n");
@@ -156,7 +164,7 @@ export async function planWaveSlices(
       if (hostArgs) {
         return {
           toolArgs: hostArgs,
-          block: () => hostBlock(project, id, facts),
+          block: () => hostBlock(project, place.projectRel, id, facts),
           fields: () => ({ worktree: worktreeField("host", id, facts, null, at) }),
         };
       }
