@@ -295,7 +295,7 @@ export async function writeDispatches(
       );
       // Names were checked free just before the lock; losing one to a sibling process is
       // astronomically rare and is reported rather than renamed (the batch reserved this name).
-      if (!await createFileExclusive(current.path, `${JSON.stringify(record, null, 2)}\n`)) {
+      if (!await createFileExclusive(current.path, `${JSON.stringify(record)}\n`)) {
         throw nameConflict(current.plan);
       }
       const done: WrittenDispatch = {
