@@ -25,6 +25,7 @@ import type { DagCall } from "./_call.ts";
 import { withoutEmpty } from "../../core/command/lean.ts";
 import { recordIdOf } from "../../core/record/names_light.ts";
 import { isoTime } from "../../core/ids.ts";
+import { commandLine } from "../../core/shell.ts";
 
 export interface WaveSlices {
   warnings: Warning[];
@@ -90,8 +91,9 @@ function peaksBlock(project: Project, dir: string, node: string, facts: NodeFact
  * shell command there again (2.1.328), so the brief then names that folder for each tool.
  */
 function hostBlock(project: Project, projectRel: string, node: string, facts: NodeFacts): string {
+  const cd = commandLine(["cd", projectRel]);
   const where = projectRel
-    ? `Claude Code starts you at the top level of a temporary git worktree of the repository (isolation: worktree). The project is its folder ${projectRel}/: work only inside that folder of your directory, never on files under the project root, where other slices are merged in parallel. Give the Write and Edit tools paths under ${projectRel}/ of your directory, and begin each shell command with \`cd ${projectRel} && \` (every command starts again at the top level).`
+    ? `Claude Code starts you at the top level of a temporary git worktree of the repository (isolation: worktree). The project is its folder ${projectRel}/: work only inside that folder of your directory, never on files under the project root, where other slices are merged in parallel. Give the Write and Edit tools paths under ${projectRel}/ of your directory, and begin each shell command with \`${cd} && \` (every command starts again at the top level).`
     : "Claude Code starts you in a temporary git worktree of the repository (isolation: worktree): work only in your current directory, never on files under the project root, where other slices are merged in parallel.";
   return [
     "## Your worktree (isolated slice)",
