@@ -47,10 +47,23 @@ export class SliceWorld {
   calibration: Record<string, number> = {};
   readonly results: SliceResult[] = [];
 
-  constructor(readonly root: string, readonly rng: Rng) {}
+  /**
+   * `ide` picks the worktrees' root: cursor's under `.git/peaks-worktrees`, Claude Code's
+   * in-process sub-agents' under the project's `.claude/worktrees` (inside the main tree).
+   */
+  constructor(
+    readonly root: string,
+    readonly rng: Rng,
+    readonly ide: "cursor" | "claude-code" = "cursor",
+  ) {}
 
   async start(): Promise<void> {
     this.sid = await sliceRepo(this.root);
+    // Claude Code isolates a clean tree with its own worktrees; an uncommitted file makes peaks
+    // make them, as after peaks-code's startup.
+    if (this.ide === "claude-code") {
+      await Deno.writeTextFile(join(this.root, "NOTES.md"), "notes\n");
+    }
   }
 
   private async env(): Promise<Record<string, string>> {
@@ -137,7 +150,7 @@ export class SliceWorld {
     const dispatch = ["sub-agent", "dispatch", "--from-dag", dag, "--batch-id", batch];
     await this.run(
       "create",
-      [...dispatch, "--request-id", rid, "--ide", "cursor"],
+      [...dispatch, "--request-id", rid, "--ide", this.ide],
       this.maybeKill("create", pKill),
     );
     for (const { path, record } of await this.records(batch)) {
@@ -205,8 +218,15 @@ export class SliceWorld {
     v.push(...state.violations);
     const slices = [...state.records.entries()].filter(([, r]) => r.worktree);
     const live = new Map<string, DispatchRecord>();
+    const real = await Deno.realPath(this.root);
+    const root = this.ide === "cursor"
+      ? join(real, ".git", "peaks-worktrees")
+      : join(real, ".claude", "worktrees", "peaks-");
     for (const [rel, record] of slices) {
       const wt = record.worktree!;
+      if (wt.kind !== "peaks" || !wt.path?.startsWith(root)) {
+        v.push(`${rel}: a ${wt.kind} worktree at ${wt.path}, not under ${root}`);
+      }
       if (wt.state === "creating" || wt.state === "merging") v.push(`${rel}: still ${wt.state}`);
       const settled = ["merged", "discarded", "redo"].includes(wt.state);
       if (settled !== (wt.removedAt !== null)) {

@@ -15,9 +15,10 @@ const LONG = Deno.env.get("PEAKS_FAULTS") === "long";
 const TARGET = countFromEnv("PEAKS_SLICE_FAULTS_INJECTIONS", LONG ? 200 : 12);
 const SEED = seedFromEnv("PEAKS_FAULTS_SEED", LONG ? undefined : 20261201);
 
-Deno.test(`slice worktrees: ${TARGET} kills during create, merge and remove, each repaired by cleanup (seed ${SEED})`, async () => {
+/** Kills until TARGET of them, each followed by the repair and the check; no violation allowed. */
+async function killAndRepair(ide: "cursor" | "claude-code"): Promise<void> {
   await using dir = await tempDir("peaks-slice-faults-");
-  const world = new SliceWorld(dir.path, rng(SEED));
+  const world = new SliceWorld(dir.path, rng(SEED), ide);
   await world.start();
   // One unkilled round learns how long each step takes.
   await world.playRound(0);
@@ -35,6 +36,7 @@ Deno.test(`slice worktrees: ${TARGET} kills during create, merge and remove, eac
       (byKind[`${r.kind}${r.group ? "+git" : ""}`] ?? 0) + 1;
   }
   const summary = {
+    ide,
     seed: SEED,
     rounds: world.round,
     injections: killed().length,
@@ -43,10 +45,18 @@ Deno.test(`slice worktrees: ${TARGET} kills during create, merge and remove, eac
   };
   console.log(`slice faults: ${JSON.stringify(summary)}`);
   const out = Deno.env.get("PEAKS_FAULTS_REPORT");
-  if (out) await Deno.writeTextFile(`${out}.slices.json`, JSON.stringify(summary, null, 2) + "\n");
+  if (out) {
+    await Deno.writeTextFile(`${out}.slices-${ide}.json`, JSON.stringify(summary, null, 2) + "\n");
+  }
   assertEquals(violations, [], `seed ${SEED}: replay with PEAKS_FAULTS_SEED=${SEED}`);
   assert(killed().length >= TARGET);
-});
+}
+
+Deno.test(`slice worktrees under .git: ${TARGET} kills during create, merge and remove, each repaired by cleanup (seed ${SEED})`, () =>
+  killAndRepair("cursor"));
+
+Deno.test(`slice worktrees under the project's .claude/worktrees (Claude Code): ${TARGET} kills, each repaired by cleanup (seed ${SEED})`, () =>
+  killAndRepair("claude-code"));
 
 Deno.test("the slice check sees what a creation killed inside git leaves (a locked entry git cannot prune), and cleanup repairs it", async () => {
   await using dir = await tempDir("peaks-slice-faults-");
