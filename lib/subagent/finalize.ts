@@ -4,7 +4,8 @@ import { PeaksError, usageError, type Warning } from "../core/errors.ts";
 import { displayPath } from "../core/project/paths.ts";
 import { type Project, resolveProject } from "../core/project/project.ts";
 import type { DispatchRecord, SubAgentResult } from "../core/record/record.ts";
-import { SubAgentResultSchema } from "../core/record/record_schema.ts";
+import { checkState, stateSchema } from "../core/shape/lazy.ts";
+import { SUB_AGENT_RESULT_SHAPE } from "../core/shape/shapes.ts";
 import { finalizeRecord } from "../core/record/terminal.ts";
 import { isTerminal, type Outcome } from "../core/record/names_light.ts";
 import { describeIssues } from "../core/fs/json.ts";
@@ -26,7 +27,16 @@ async function stopDetached(project: Project, path: string, record: DispatchReco
 
 const RESULT_JSON_MAX = 64 * 1024;
 
-function parseResult(raw: string | undefined): SubAgentResult | null {
+/**
+ * The return contract, checked by its shape first: a result with every field in place needs no
+ * zod; one the shape doubts (a default to fill, a wrong type) goes to the schema, which decides.
+ */
+const SubAgentResultInput = stateSchema<SubAgentResult>(
+  SUB_AGENT_RESULT_SHAPE,
+  () => import("../core/record/record_schema.ts").then((m) => m.SubAgentResultSchema),
+);
+
+async function parseResult(raw: string | undefined): Promise<SubAgentResult | null> {
   if (raw === undefined) return null;
   assertJsonDepth(raw, "result-json");
   let value: unknown;
@@ -39,7 +49,7 @@ function parseResult(raw: string | undefined): SubAgentResult | null {
       { data: { flag: "result-json" } },
     );
   }
-  const parsed = SubAgentResultSchema.safeParse(value);
+  const parsed = await checkState(SubAgentResultInput, value);
   if (!parsed.success) {
     throw usageError(
       "INVALID_RESULT_JSON",
@@ -124,7 +134,7 @@ export default defineCommand({
     "3  SLICE_CONFLICT: a slice's change overlaps; data.conflicts[].commands decide it",
   ],
   async run({ flags }, ctx) {
-    const result = parseResult(flags["result-json"]);
+    const result = await parseResult(flags["result-json"]);
     const project = await resolveProject(ctx);
     await checkFlags(ctx, project, flags, result !== null);
     const targets = await selectTargets(ctx, project, flags);

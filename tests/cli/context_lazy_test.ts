@@ -107,6 +107,41 @@ Deno.test("the status line loads no zod: its module and the flag parser reach no
   assertEquals(npm.filter((s) => !s.includes("deno-std")), []);
 });
 
+/**
+ * The commands an agent calls many times per task: their modules reach no zod through static
+ * imports (a state file goes through its shape first, zod only for what the shape doubts), since
+ * loading zod alone costs more than the rest of such a call's modules.
+ */
+const HOT_COMMANDS = [
+  "lib/subagent/heartbeat.ts",
+  "lib/subagent/share.ts",
+  "lib/subagent/shared_read.ts",
+  "lib/subagent/dispatch.ts",
+  "lib/subagent/brief.ts",
+  "lib/subagent/finalize.ts",
+  "lib/subagent/status.ts",
+  "lib/subagent/list.ts",
+  "lib/subagent/artifact.ts",
+  "lib/presence/show.ts",
+  "lib/presence/set.ts",
+  "lib/session/info.ts",
+  "lib/request/show.ts",
+  "lib/request/lint.ts",
+  "lib/request/list.ts",
+  "lib/request/transition.ts",
+  "lib/context/check.ts",
+];
+
+Deno.test("the hot commands reach no zod through static imports", async () => {
+  const graph = await moduleGraph();
+  for (const command of HOT_COMMANDS) {
+    const reached = staticClosure(graph, fileUrl(command));
+    assert(reached.size > 1, `${command} is not in the graph`);
+    const zod = [...reached].filter((s) => s.endsWith("/lib/core/zod.ts") || s.includes("zod@"));
+    assertEquals(zod, [], `${command} reaches zod`);
+  }
+});
+
 async function runWith(denoFlags: string[], args: string[], cwd: string, env = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: scriptArgs(ENTRY, args, denoFlags),

@@ -183,6 +183,31 @@ Deno.test("--result-json is validated and stored; a terminal record keeps its st
   assertEquals(record.disposed, true);
 });
 
+Deno.test("a result without the lists it may leave out is stored with them filled in", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const { dispatchRecordPath } = await dispatch(dir.path, "rd");
+  // The shape checks a complete result; one missing artefacts and warnings goes to the schema.
+  const short = { role: "rd", rid: "001-login", status: "ok", extra: { kept: true } };
+  const fin = await runPeaks(
+    [
+      "sub-agent",
+      "finalize",
+      "--record",
+      dispatchRecordPath,
+      "--outcome",
+      "done",
+      "--result-json",
+      JSON.stringify(short),
+      "--json",
+    ],
+    { cwd: dir.path },
+  );
+  assertEquals(fin.code, 0, fin.stderr);
+  const record = await readJson(join(dir.path, dispatchRecordPath));
+  assertEquals(record.result, { ...short, artefacts: [], warnings: [] });
+});
+
 Deno.test("siblings sharing a request id are AMBIGUOUS_TARGET; the offered commands work", async () => {
   await using dir = await tempDir();
   await initWorkspace(dir.path);

@@ -10,7 +10,11 @@ import { join } from "../../lib/core/std.ts";
 import { fits, type Shape } from "../../lib/core/shape/shape.ts";
 import { shapeOf } from "../../lib/core/shape/from_zod.ts";
 import * as shapes from "../../lib/core/shape/shapes.ts";
-import { DispatchRecordSchema, RecordFileSchema } from "../../lib/core/record/record_schema.ts";
+import {
+  DispatchRecordSchema,
+  RecordFileSchema,
+  SubAgentResultSchema,
+} from "../../lib/core/record/record_schema.ts";
 import { SessionBindingSchema, SessionMetaSchema } from "../../lib/core/session/session_schema.ts";
 import { ContextReadingSchema, PresenceSchema } from "../../lib/core/presence/presence_schema.ts";
 import { BatchSchema } from "../../lib/core/batch/batch_schema.ts";
@@ -38,6 +42,7 @@ const PAIRS: [string, Shape, z.ZodType, z.ZodType][] = [
   ["request", shapes.REQUEST_META_SHAPE, RequestMetaSchema, RequestMetaSchema],
   ["scan result", shapes.SCAN_RESULT_SHAPE, ScanResultSchema, ScanResultSchema],
   ["override ledger", shapes.OVERRIDE_LEDGER_SHAPE, OverrideLedgerSchema, OverrideLedgerSchema],
+  ["sub-agent result", shapes.SUB_AGENT_RESULT_SHAPE, SubAgentResultSchema, SubAgentResultSchema],
 ];
 
 Deno.test("shapes.ts is its schemas written out (run `deno task shapes` after changing one)", () => {
@@ -259,6 +264,21 @@ Deno.test("a shape never says yes where its schema says no or changes the value 
       bypassed: ["lint", "prerequisites"],
     }],
   }]);
+  // Return JSON as the skills ask for it (finalize_test passes real ones to the command).
+  bases.set("sub-agent result", [
+    {
+      role: "qa",
+      rid: "001-x",
+      status: "ok",
+      verdict: "pass",
+      artefacts: ["qa/test-report.md"],
+      warnings: [],
+      blockedReason: null,
+      reason: null,
+      diffSummary: "3 files",
+    },
+    { role: "rd", rid: "001-x", status: "blocked", artefacts: [], warnings: [{ a: 1 }], x: 2 },
+  ]);
   bases.set("preferences", [
     ...(bases.get("preferences") ?? []),
     { schema_version: "2.0.0", headroom: { enabled: true, baseUrl: "http://127.0.0.1:8787" } },

@@ -29,6 +29,11 @@ async function sources(): Promise<[string, string, z.ZodType][]> {
     ["REQUEST_META_SHAPE", "a request's front matter", request.RequestMetaSchema],
     ["SCAN_RESULT_SHAPE", "the scan result file", scan.ScanResultSchema],
     [
+      "SUB_AGENT_RESULT_SHAPE",
+      "a sub-agent's return JSON, as `finalize --result-json` takes it",
+      record.SubAgentResultSchema,
+    ],
+    [
       "OVERRIDE_LEDGER_SHAPE",
       "a session's allow-incomplete ledger",
       overrides.OverrideLedgerSchema,

@@ -530,6 +530,26 @@ export const SCAN_RESULT_SHAPE: Shape = {
   "extra": "keep",
 };
 
+/** a sub-agent's return JSON, as `finalize --result-json` takes it */
+export const SUB_AGENT_RESULT_SHAPE: Shape = {
+  "t": "object",
+  "keys": {
+    "role": { "t": "string", "min": 1 },
+    "rid": { "t": "string", "min": 1 },
+    "status": { "t": "values", "v": ["ok", "blocked", "skipped"] },
+    "verdict": {
+      "t": "optional",
+      "s": { "t": "values", "v": ["pass", "return-to-rd", "blocked"] },
+    },
+    "artefacts": { "t": "array", "s": { "t": "string", "min": 1 } },
+    "warnings": { "t": "array", "s": { "t": "unknown" } },
+    "blockedReason": { "t": "optional", "s": { "t": "nullable", "s": { "t": "string" } } },
+    "reason": { "t": "optional", "s": { "t": "nullable", "s": { "t": "string" } } },
+    "diffSummary": { "t": "optional", "s": { "t": "unknown" } },
+  },
+  "extra": "keep",
+};
+
 /** a session's allow-incomplete ledger */
 export const OVERRIDE_LEDGER_SHAPE: Shape = {
   "t": "object",
