@@ -168,7 +168,7 @@ async function writePlan(
       const dag = draftDag && batchId ? { ...draftDag, batchId } : undefined;
       if (dag) {
         // Checked as --from-dag will read it, so a plan never hands out a DAG dispatch would refuse.
-        parseDag(JSON.stringify(dag), dagPath);
+        await parseDag(JSON.stringify(dag), dagPath);
         await writeJsonAtomic(dagFile, dag);
       }
       const plan: SwarmPlan = {

@@ -54,7 +54,7 @@ export default defineCommand({
       ? project.layout.rdSlices(sessionId, rid)
       : await guardFlagPath(ctx, project, flags.file, { flag: "file" });
     const shown = displayPath(project.root, path);
-    const analysis = parseDag(await readSlices(path, shown), shown);
+    const analysis = await parseDag(await readSlices(path, shown), shown);
     const problems = slicePlanProblems(analysis, rid);
     if (problems.length) {
       throw gateError(

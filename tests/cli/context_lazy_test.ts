@@ -117,6 +117,8 @@ const HOT_COMMANDS = [
   "lib/subagent/share.ts",
   "lib/subagent/shared_read.ts",
   "lib/subagent/dispatch.ts",
+  "lib/subagent/dag/_dispatch.ts",
+  "lib/swarm/slices.ts",
   "lib/subagent/brief.ts",
   "lib/subagent/finalize.ts",
   "lib/subagent/status.ts",

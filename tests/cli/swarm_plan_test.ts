@@ -6,7 +6,7 @@ import { exists, tempDir } from "../support/temp.ts";
 import { runPeaks } from "../support/cli.ts";
 import { readJson, recordPathOf } from "../support/subagent.ts";
 import { SwarmPlanSchema } from "../../lib/swarm/_plan_file.ts";
-import { DagSchema } from "../../lib/core/dag/dag.ts";
+import { DagSchema } from "../../lib/core/dag/dag_schema.ts";
 
 async function readPlan(root: string, sid: string) {
   const text = await Deno.readTextFile(`${root}/.peaks/_runtime/${sid}/sc/swarm-plan.json`);

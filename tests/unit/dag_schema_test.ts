@@ -1,5 +1,6 @@
-import { assert, assertEquals, assertMatch, assertNotEquals, assertThrows } from "@std/assert";
-import { dagHash, DagSchema, parseDag } from "../../lib/core/dag/dag.ts";
+import { assert, assertEquals, assertMatch, assertNotEquals, assertRejects } from "@std/assert";
+import { dagHash, parseDag } from "../../lib/core/dag/dag.ts";
+import { DagSchema } from "../../lib/core/dag/dag_schema.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
 
 const node = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -9,13 +10,13 @@ const node = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function refusal(raw: unknown): PeaksError {
+async function refusal(raw: unknown): Promise<PeaksError> {
   const text = typeof raw === "string" ? raw : JSON.stringify(raw);
-  return assertThrows(() => parseDag(text, "dag.json"), PeaksError) as PeaksError;
+  return await assertRejects(() => parseDag(text, "dag.json"), PeaksError) as PeaksError;
 }
 
-Deno.test("a valid DAG parses, with ids, roles and edges kept", () => {
-  const analysis = parseDag(
+Deno.test("a valid DAG parses, with ids, roles and edges kept", async () => {
+  const analysis = await parseDag(
     JSON.stringify({ nodes: [node("a"), node("b")], edges: [{ from: "a", to: "b" }] }),
     "dag.json",
   );
@@ -24,7 +25,7 @@ Deno.test("a valid DAG parses, with ids, roles and edges kept", () => {
   assertEquals(analysis.edgeCount, 1);
 });
 
-Deno.test("schema problems are DAG_INVALID (exit 2) naming the field", () => {
+Deno.test("schema problems are DAG_INVALID (exit 2) naming the field", async () => {
   const cases: Array<[unknown, RegExp]> = [
     [{ nodes: [], edges: [] }, /nodes: needs at least one node/],
     [{ edges: [] }, /nodes/],
@@ -43,7 +44,7 @@ Deno.test("schema problems are DAG_INVALID (exit 2) naming the field", () => {
     ["", /empty/],
   ];
   for (const [raw, pattern] of cases) {
-    const error = refusal(raw);
+    const error = await refusal(raw);
     assertEquals(error.code, "DAG_INVALID", JSON.stringify(raw));
     assertEquals(error.exit, 2);
     assertMatch(error.message, pattern, JSON.stringify(raw));
@@ -51,18 +52,18 @@ Deno.test("schema problems are DAG_INVALID (exit 2) naming the field", () => {
   }
 });
 
-Deno.test("duplicate ids, unknown endpoints and self-loops are named", () => {
-  const dup = refusal({ nodes: [node("a"), node("a")], edges: [] });
+Deno.test("duplicate ids, unknown endpoints and self-loops are named", async () => {
+  const dup = await refusal({ nodes: [node("a"), node("a")], edges: [] });
   assertMatch(dup.message, /node id "a" is used twice/);
-  const unknown = refusal({ nodes: [node("a")], edges: [{ from: "a", to: "ghost" }] });
+  const unknown = await refusal({ nodes: [node("a")], edges: [{ from: "a", to: "ghost" }] });
   assertMatch(unknown.message, /edge 0 \(a → ghost\) names unknown node "ghost"/);
-  const self = refusal({ nodes: [node("a")], edges: [{ from: "a", to: "a" }] });
+  const self = await refusal({ nodes: [node("a")], edges: [{ from: "a", to: "a" }] });
   assertMatch(self.message, /"a" depend on itself/);
   assertEquals((self.data.problems as { kind: string }[])[0].kind, "self-loop");
 });
 
-Deno.test("a cycle is refused naming exactly its nodes, not the ones around it", () => {
-  const error = refusal({
+Deno.test("a cycle is refused naming exactly its nodes, not the ones around it", async () => {
+  const error = await refusal({
     nodes: ["x", "a", "b", "c", "y"].map((id) => node(id)),
     edges: [
       { from: "x", to: "a" },
@@ -78,14 +79,14 @@ Deno.test("a cycle is refused naming exactly its nodes, not the ones around it",
   assertMatch(error.message, /cycle: (a → b → c → a|b → c → a → b|c → a → b → c)/);
 });
 
-Deno.test("a foundation node may depend only on foundation nodes", () => {
-  const error = refusal({
+Deno.test("a foundation node may depend only on foundation nodes", async () => {
+  const error = await refusal({
     nodes: [node("app"), node("base", { foundation: true })],
     edges: [{ from: "app", to: "base" }],
   });
   assertMatch(error.message, /foundation node "base" depends on "app"/);
   // Foundation on foundation, and ordinary nodes on foundation, are fine.
-  const ok = parseDag(
+  const ok = await parseDag(
     JSON.stringify({
       nodes: [node("f1", { foundation: true }), node("f2", { foundation: true }), node("app")],
       edges: [{ from: "f1", to: "f2" }, { from: "f2", to: "app" }],
@@ -113,8 +114,8 @@ Deno.test("the hash ignores formatting, node order and labels of the file, not c
   assertNotEquals(await dagHash(DagSchema.parse(changed)), h);
 });
 
-Deno.test("promptFile, label, complexity, requestId and artifacts are accepted", () => {
-  const analysis = parseDag(
+Deno.test("promptFile, label, complexity, requestId and artifacts are accepted", async () => {
+  const analysis = await parseDag(
     JSON.stringify({
       nodes: [{
         id: "n1",

@@ -28,6 +28,7 @@ import { initWorkspace } from "../support/subagent.ts";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { rng } from "../support/prng.ts";
+import { mutate } from "../support/mutate.ts";
 import { z as zod } from "../../lib/core/zod.ts";
 
 const PAIRS: [string, Shape, z.ZodType, z.ZodType][] = [
@@ -171,49 +172,6 @@ Deno.test("the files a workflow writes pass their shapes, so hot commands never 
     ],
   );
 });
-
-const ODD_VALUES: unknown[] = [
-  "",
-  "x",
-  "dispatch-a.json",
-  "2026-12-01T00:00:00.000Z",
-  -1,
-  0,
-  1,
-  1.5,
-  2 ** 60,
-  null,
-  true,
-  false,
-  [],
-  ["x"],
-  [1],
-  {},
-  { a: 1 },
-];
-
-/** A copy of `value` with one random place changed, removed or added to. */
-function mutate(value: unknown, random: ReturnType<typeof rng>): unknown {
-  const copy = structuredClone(value);
-  const places: [Record<string, unknown> | unknown[], string | number][] = [];
-  const visit = (node: unknown) => {
-    if (Array.isArray(node)) node.forEach((item, i) => (places.push([node, i]), visit(item)));
-    else if (node && typeof node === "object") {
-      for (const [key, item] of Object.entries(node)) {
-        places.push([node as Record<string, unknown>, key]);
-        visit(item);
-      }
-    }
-  };
-  visit(copy);
-  if (!places.length) return random.pick(ODD_VALUES);
-  const [parent, key] = random.pick(places);
-  const action = random.int(0, 4);
-  if (action === 0 && !Array.isArray(parent)) delete parent[key as string];
-  else if (action === 1 && !Array.isArray(parent)) parent[`extra${random.int(0, 9)}`] = 1;
-  else (parent as Record<string | number, unknown>)[key] = random.pick(ODD_VALUES);
-  return copy;
-}
 
 Deno.test("a shape never says yes where its schema says no or changes the value (mutation runs)", async () => {
   await using dir = await tempDir();

@@ -5,63 +5,28 @@
  * unknown endpoint); levels are computed in linear time, so a hostile file
  * costs little before it is refused by the size caps below.
  */
-import { z } from "../zod.ts";
 import { PeaksError } from "../errors.ts";
-import { isValidId } from "../ids.ts";
 import { describeIssues } from "../fs/json.ts";
 import { ownershipProblems } from "./_ownership.ts";
+import {
+  type Dag,
+  DAG_MAX_BYTES,
+  DAG_MAX_EDGES,
+  DAG_MAX_NODES,
+  type DagNode,
+  isDag,
+} from "./rules.ts";
 
-/** Caps that keep a call bounded: a swarm has a handful of nodes, a big plan a few hundred. */
-export const DAG_MAX_NODES = 1000;
-export const DAG_MAX_EDGES = 20_000;
-export const DAG_MAX_BYTES = 4 * 1024 * 1024;
-
-export const COMPLEXITIES = ["trivial", "simple", "complex"] as const;
-export const ISOLATIONS = ["worktree"] as const;
-export const OWNS_MAX = 256;
-
-const ID_RULE = "must be 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit";
-const idField = z.string().refine(isValidId, ID_RULE);
-// deno-lint-ignore no-control-regex
-const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]/u;
-
-export const DagNodeSchema = z.strictObject({
-  id: idField,
-  role: z.string().min(1).max(256).refine(
-    (role) => !CONTROL_OR_SPACE.test(role),
-    "must not contain whitespace or control characters",
-  ),
-  prompt: z.string().min(1).optional(),
-  /** Project-relative path of a file holding the prompt. */
-  promptFile: z.string().min(1).max(4096).optional(),
-  label: z.string().min(1).max(200).optional(),
-  foundation: z.boolean().optional(),
-  complexity: z.enum(COMPLEXITIES).optional(),
-  requestId: idField.optional(),
-  /** Artefact paths the node's sub-agent will own (as `dispatch --write-artifact`). */
-  artifacts: z.array(z.string().min(1).max(4096)).max(32).optional(),
-  /** An implementation slice's own git worktree, merged back at finalize in DAG order. */
-  isolation: z.enum(ISOLATIONS).optional(),
-  /** Project-relative files or folders the slice owns; two slices of one level may not share one. */
-  owns: z.array(z.string().min(1).max(4096)).max(OWNS_MAX).optional(),
-}).refine(
-  (node) => (node.prompt === undefined) !== (node.promptFile === undefined),
-  { message: "needs exactly one of prompt and promptFile" },
-);
-export type DagNode = z.infer<typeof DagNodeSchema>;
-
-export const DagEdgeSchema = z.strictObject({ from: idField, to: idField });
-export type DagEdge = z.infer<typeof DagEdgeSchema>;
-
-export const DagSchema = z.strictObject({
-  version: z.literal(1).optional(),
-  /** Set by `swarm plan`: the request the graph was planned for and the batch it goes out in. */
-  rid: idField.optional(),
-  batchId: idField.optional(),
-  nodes: z.array(DagNodeSchema).min(1, "needs at least one node"),
-  edges: z.array(DagEdgeSchema),
-});
-export type Dag = z.infer<typeof DagSchema>;
+export {
+  COMPLEXITIES,
+  DAG_MAX_BYTES,
+  DAG_MAX_EDGES,
+  DAG_MAX_NODES,
+  ISOLATIONS,
+  OWNS_MAX,
+} from "./rules.ts";
+export type { BatchDag, Dag, DagEdge, DagNode } from "./rules.ts";
+export { batchDagOf } from "./rules.ts";
 
 export interface DagProblem {
   kind: "duplicate-id" | "unknown-endpoint" | "self-loop" | "cycle" | "foundation" | "ownership";
@@ -243,9 +208,11 @@ function tooLarge(source: string, what: string, count: number, cap: number): Pea
 
 /**
  * Parses and checks DAG text: size caps first (cheap), then the schema, then
- * the graph. Every refusal names the file and what is wrong in it.
+ * the graph. Every refusal names the file and what is wrong in it. A graph
+ * the zod-free check vouches for skips zod; any other is the schema's to
+ * decide and word.
  */
-export function parseDag(text: string, source: string): DagAnalysis {
+export async function parseDag(text: string, source: string): Promise<DagAnalysis> {
   const bytes = new TextEncoder().encode(text).length;
   if (bytes > DAG_MAX_BYTES) throw tooLarge(source, "bytes", bytes, DAG_MAX_BYTES);
   let raw: unknown;
@@ -261,9 +228,15 @@ export function parseDag(text: string, source: string): DagAnalysis {
   if (shape && Array.isArray(shape.edges) && shape.edges.length > DAG_MAX_EDGES) {
     throw tooLarge(source, "edges", shape.edges.length, DAG_MAX_EDGES);
   }
-  const parsed = DagSchema.safeParse(raw);
-  if (!parsed.success) throw dagInvalid(source, describeIssues(parsed.error), []);
-  const { problems, analysis } = analyzeDag(parsed.data);
+  let dag: Dag;
+  if (isDag(raw)) dag = raw;
+  else {
+    const { DagSchema } = await import("./dag_schema.ts");
+    const parsed = DagSchema.safeParse(raw);
+    if (!parsed.success) throw dagInvalid(source, describeIssues(parsed.error), []);
+    dag = parsed.data;
+  }
+  const { problems, analysis } = analyzeDag(dag);
   if (!analysis) {
     const shown = problems.slice(0, 3).map((p) => p.message).join("; ");
     const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : "";
@@ -293,31 +266,4 @@ export async function dagHash(dag: Dag): Promise<string> {
   const text = JSON.stringify(canonical({ nodes, edges }));
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/**
- * What `--from-dag` keeps in the batch file (`batch.dag`): the graph's
- * identity, so another graph under the same batch id is refused, and which
- * node went out in which record, so a node is never dispatched twice.
- */
-export const BatchDagSchema = z.object({
-  hash: z.string().regex(/^[0-9a-f]{64}$/),
-  /** Project-relative path of the file the graph came from. */
-  source: z.string(),
-  nodes: z.number().int().min(1),
-  levels: z.number().int().min(1),
-  dispatched: z.array(z.object({
-    node: z.string(),
-    record: z.string(),
-    n: z.number().int().min(1),
-    at: z.string(),
-  })),
-});
-export type BatchDag = z.infer<typeof BatchDagSchema>;
-
-/** The batch's DAG section: null when the batch has none, undefined when it is malformed. */
-export function batchDagOf(batch: Record<string, unknown>): BatchDag | null | undefined {
-  if (batch.dag === undefined || batch.dag === null) return null;
-  const parsed = BatchDagSchema.safeParse(batch.dag);
-  return parsed.success ? parsed.data : undefined;
 }

@@ -36,12 +36,7 @@ export const RUN_FILES = {
   compact: "compact",
 } as const;
 
-/** `dispatch-<rid>-<rest>.json` -> `<rest>` (role, time, random tag). */
-export function runNameFor(recordFile: string, rid: string): string {
-  const prefix = `dispatch-${rid}-`;
-  const stem = recordFile.replace(/\.json$/, "");
-  return stem.startsWith(prefix) ? stem.slice(prefix.length) : stem.replace(/^dispatch-/, "");
-}
+export { runNameFor } from "../record/names_light.ts";
 
 /** The record a run folder belongs to: `dispatch-<rid>-<run>.json` of its session. */
 export function recordPathOf(

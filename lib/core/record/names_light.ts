@@ -151,3 +151,13 @@ export function recordIdOf(fileName: string): string {
 export function isRecordId(value: string): boolean {
   return RECORD_ID.test(value);
 }
+
+/**
+ * `dispatch-<rid>-<rest>.json` -> `<rest>` (role, time, random tag): the name of the record's
+ * detached run folder and of a slice's worktree.
+ */
+export function runNameFor(recordFile: string, rid: string): string {
+  const prefix = `dispatch-${rid}-`;
+  const stem = recordFile.replace(/\.json$/, "");
+  return stem.startsWith(prefix) ? stem.slice(prefix.length) : stem.replace(/^dispatch-/, "");
+}

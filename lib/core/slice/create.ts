@@ -10,8 +10,7 @@
 import { join } from "../std.ts";
 import { readGitHead } from "../project/git.ts";
 import { readRecord, updateRecord } from "../record/record.ts";
-import { recordFileOf } from "../record/names_light.ts";
-import { runNameFor } from "../detached/runs.ts";
+import { recordFileOf, runNameFor } from "../record/names_light.ts";
 import { PeaksError } from "../errors.ts";
 import { failOpenRecord } from "../record/terminal.ts";
 import { addWorktree, removeWorktree, snapshotCommit, treeOf, workingTree } from "./_git.ts";

@@ -6,14 +6,13 @@
  * and prompt cap, and the supervisors once the records exist.
  */
 import type { Ctx } from "../../core/command/ctx.ts";
-import { runNameFor } from "../../core/detached/runs.ts";
 import { PeaksError, type Warning } from "../../core/errors.ts";
 import { withLock } from "../../core/fs/lock.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { IdeEntry } from "../../core/ide/ide.ts";
 import type { Project } from "../../core/project/project.ts";
 import { callerIdFromEnv } from "../../core/presence/presence_light.ts";
-import { recordFileOf } from "../../core/record/names_light.ts";
+import { recordFileOf, runNameFor } from "../../core/record/names_light.ts";
 import { chooseVendor, type Vendor, VENDORS } from "../../core/ide/vendors.ts";
 import type { DetachedPlan, PromptBudgetStep, WrittenDispatch } from "../dispatch/_record.ts";
 import type { RuntimeArgs } from "../dispatch/_runtime_args.ts";
@@ -23,7 +22,6 @@ import type { DetachedDispatchFlags } from "../detached/_input.ts";
 import { failRecord, modeWords } from "../detached/_refusals.ts";
 import { startSupervisor } from "../detached/_spawn.ts";
 import { VENDOR_CLI, vendorIde } from "../detached/_vendor_cli.ts";
-import { peaksLine } from "../../core/shell.ts";
 import { detachedPlan } from "../detached/_plan.ts";
 import { vendorPermissions } from "../detached/_permissions.ts";
 
@@ -168,18 +166,4 @@ async function startWave(
     }
     return started;
   }, { timeoutMs: 60_000 });
-}
-
-/** The wave's watch command (the orchestrator's next step while vendors run). */
-export function watchCommand(project: Project, sessionId: string, batchId: string): string {
-  return peaksLine(project.root, [
-    "sub-agent",
-    "watch",
-    "--batch",
-    batchId,
-    "--session-id",
-    sessionId,
-    "--interval",
-    "2s",
-  ]);
 }

@@ -28,7 +28,7 @@ import { completeResult, dispatchedResult, drainedResult } from "./_result.ts";
 import { decideNext, type Decision } from "./_schedule.ts";
 import { commandLine, projectArgs } from "../../core/shell.ts";
 import { installedVendors } from "../../core/ide/vendors.ts";
-import { type DagDetached, prepareDagDetached } from "./_detached.ts";
+import type { DagDetached } from "./_detached.ts";
 import { prepareWave, writeWave } from "./_wave.ts";
 import { refuseSecondFanOut } from "./_duplicate.ts";
 import { type DagCall, dagCallWords, type DagInput, refuseSingleFlags } from "./_call.ts";
@@ -48,7 +48,7 @@ async function readDagFile(
     });
   }
   if (info.size > DAG_MAX_BYTES) throw dagTooLargeFile(shown, info.size);
-  return { analysis: parseDag(await Deno.readTextFile(path), shown), shown };
+  return { analysis: await parseDag(await Deno.readTextFile(path), shown), shown };
 }
 
 export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<CommandResult> {
@@ -61,6 +61,8 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
   // Detached: the vendor and the resource budget for the whole wave, decided before any write.
   let detached: DagDetached | undefined;
   if (flags.mode === "detached") {
+    // Loaded only here: the supervisor's run files and their schemas are for detached waves.
+    const { prepareDagDetached } = await import("./_detached.ts");
     detached = await prepareDagDetached(
       ctx,
       session.project,

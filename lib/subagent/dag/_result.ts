@@ -8,7 +8,8 @@ import { BATCH_SOFT_LIMIT } from "../../core/batch/batch.ts";
 import type { DagAnalysis } from "../../core/dag/dag.ts";
 import type { Warning } from "../../core/errors.ts";
 import type { SessionContext } from "../../core/session/session.ts";
-import { commandLine, withOutputMode } from "../../core/shell.ts";
+import { commandLine, peaksLine, withOutputMode } from "../../core/shell.ts";
+import type { Project } from "../../core/project/project.ts";
 import { withoutEmpty } from "../../core/command/lean.ts";
 import { recordIdOf } from "../../core/record/names_light.ts";
 import type { DispatchRecord, ToolCall } from "../../core/record/record.ts";
@@ -16,7 +17,6 @@ import type { Decision } from "./_schedule.ts";
 import type { NodeProgress } from "../../core/dag/progress.ts";
 import { statusCommand, waitingRows } from "./_refusals.ts";
 import type { WrittenDispatch } from "../dispatch/_record.ts";
-import { watchCommand } from "./_detached.ts";
 
 export const DAG_ENVELOPE_VERSION = "2.0.0";
 export const DAG_EXPECTED_COMPLETION_SECONDS = 60;
@@ -236,4 +236,18 @@ function resentResult(
       unsent.map((r) => r.role).join(", ")
     } (use --json for data.toolCalls)`,
   };
+}
+
+/** The wave's watch command (the orchestrator's next step while vendors run). */
+function watchCommand(project: Project, sessionId: string, batchId: string): string {
+  return peaksLine(project.root, [
+    "sub-agent",
+    "watch",
+    "--batch",
+    batchId,
+    "--session-id",
+    sessionId,
+    "--interval",
+    "2s",
+  ]);
 }

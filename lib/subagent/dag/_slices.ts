@@ -12,7 +12,6 @@
 import type { Ctx } from "../../core/command/ctx.ts";
 import type { Warning } from "../../core/errors.ts";
 import type { NodeProgress } from "../../core/dag/progress.ts";
-import { runNameFor } from "../../core/detached/runs.ts";
 import { hostIsolationArgs, peaksWorktreesInHostFolder } from "../../core/ide/isolation.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
@@ -23,7 +22,7 @@ import { PeaksError } from "../../core/errors.ts";
 import type { IsolationPlan, WrittenDispatch } from "../dispatch/_record.ts";
 import type { DagCall } from "./_call.ts";
 import { withoutEmpty } from "../../core/command/lean.ts";
-import { recordIdOf } from "../../core/record/names_light.ts";
+import { recordIdOf, runNameFor } from "../../core/record/names_light.ts";
 import { isoTime } from "../../core/ids.ts";
 import { commandLine } from "../../core/shell.ts";
 

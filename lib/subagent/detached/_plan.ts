@@ -3,7 +3,7 @@
  * a DAG wave alike: its run folder, its detached prompt and its `detached`
  * fields (vendor, input, timeout, owner, permission posture).
  */
-import { runNameFor } from "../../core/detached/runs.ts";
+import { runNameFor } from "../../core/record/names_light.ts";
 import type { Vendor, VendorPermissions } from "../../core/ide/vendors.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";

@@ -25,7 +25,7 @@ export async function fanoutWarning(
   try {
     const { batchDagOf, parseDag } = await import("../../core/dag/dag.ts");
     const shown = displayPath(project.root, path);
-    const analysis = parseDag(text, shown);
+    const analysis = await parseDag(text, shown);
     const { dag } = analysis;
     const batch = dag.batchId ? await readBatch(project, sid, dag.batchId) : undefined;
     const dispatched = new Set((batch ? batchDagOf(batch) : null)?.dispatched.map((d) => d.node));
