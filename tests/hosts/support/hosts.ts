@@ -72,9 +72,12 @@ export const CODEX: HostAdapter = {
   },
   shell: (command) => ({ name: "exec_command", input: { cmd: command } }),
   // This codex build offers no patch tool to an unknown model: files are written through the shell.
+  // The write waits a second first: codex 0.169's `exec --json` often reports no item at all for a
+  // command that ends at once (a bare `printf` redirect: 17 of 18 runs, though it ran and the model
+  // saw its output), and the read-only case needs the refused write in those events (docs/hosts.md).
   write: (path, content) => ({
     name: "exec_command",
-    input: { cmd: `printf '%s' '${content.replaceAll("'", "'\\''")}' > '${path}'` },
+    input: { cmd: `sleep 1; printf '%s' '${content.replaceAll("'", "'\\''")}' > '${path}'` },
   }),
 };
 
