@@ -5,12 +5,17 @@ import { CLAUDE, swarmWorkspace, writePrd, writeScan } from "../support/swarm.ts
 import { exists, tempDir } from "../support/temp.ts";
 import { runPeaks } from "../support/cli.ts";
 import { readJson, recordPathOf } from "../support/subagent.ts";
-import { SwarmPlanSchema } from "../../lib/swarm/_plan_file.ts";
+import { SwarmPlanSchema } from "../../lib/core/swarm/plan_schema.ts";
+import { fits } from "../../lib/core/shape/shape.ts";
+import { SWARM_PLAN_SHAPE } from "../../lib/core/shape/shapes.ts";
 import { DagSchema } from "../../lib/core/dag/dag_schema.ts";
 
 async function readPlan(root: string, sid: string) {
   const text = await Deno.readTextFile(`${root}/.peaks/_runtime/${sid}/sc/swarm-plan.json`);
-  return SwarmPlanSchema.parse(JSON.parse(text));
+  const value = JSON.parse(text);
+  // The plan peaks wrote passes its shape, so reading it back never loads zod.
+  assert(fits(SWARM_PLAN_SHAPE, value), text);
+  return SwarmPlanSchema.parse(value);
 }
 
 /** The brief a pointer tool call leads to, as the sub-agent reads it. */

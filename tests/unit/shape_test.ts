@@ -23,6 +23,7 @@ import { PreferencesSchema } from "../../lib/core/preferences/preferences_schema
 import { RequestMetaSchema } from "../../lib/core/request/file_schema.ts";
 import { ScanResultSchema } from "../../lib/core/scan/result_schema.ts";
 import { OverrideLedgerSchema } from "../../lib/core/request/overrides_schema.ts";
+import { SwarmPlanSchema } from "../../lib/core/swarm/plan_schema.ts";
 import { splitFrontMatter } from "../../lib/core/request/file.ts";
 import { initWorkspace } from "../support/subagent.ts";
 import { runPeaks } from "../support/cli.ts";
@@ -44,6 +45,7 @@ const PAIRS: [string, Shape, z.ZodType, z.ZodType][] = [
   ["scan result", shapes.SCAN_RESULT_SHAPE, ScanResultSchema, ScanResultSchema],
   ["override ledger", shapes.OVERRIDE_LEDGER_SHAPE, OverrideLedgerSchema, OverrideLedgerSchema],
   ["sub-agent result", shapes.SUB_AGENT_RESULT_SHAPE, SubAgentResultSchema, SubAgentResultSchema],
+  ["swarm plan", shapes.SWARM_PLAN_SHAPE, SwarmPlanSchema, SwarmPlanSchema],
 ];
 
 Deno.test("shapes.ts is its schemas written out (run `deno task shapes` after changing one)", () => {
@@ -99,6 +101,7 @@ function pairFor(path: string): (typeof PAIRS)[number] | undefined {
   if (path.includes("/shared/")) return byName("channel");
   if (name === "presence.json" || path.includes("/presence/")) return byName("presence");
   if (path === ".peaks/_runtime/session.json") return byName("session binding");
+  if (name === "swarm-plan.json") return byName("swarm plan");
   if (/^\.peaks\/_runtime\/[^/]+\/session\.json$/.test(path)) return byName("session meta");
   return undefined;
 }
@@ -221,6 +224,42 @@ Deno.test("a shape never says yes where its schema says no or changes the value 
       reason: "the user accepted it as is",
       bypassed: ["lint", "prerequisites"],
     }],
+  }]);
+  // A converged plan (swarm_plan_test and swarm_converge_test write real ones through the CLI).
+  bases.set("swarm plan", [{
+    version: 1,
+    rid: "001-x",
+    sessionId: "2026-12-01-session-abcdef",
+    type: "feature",
+    status: "converged",
+    note: null,
+    frontendOnly: false,
+    frontendOnlySource: "scan",
+    frontendKeywordHit: true,
+    matchedKeywords: ["page"],
+    mode: "full-auto",
+    modeSource: "presence",
+    choice: null,
+    subAgents: ["ui", "rd-planning", "qa-test-cases"],
+    batchId: "swarm-001-x-1a2b3c",
+    dag: { path: ".peaks/_runtime/s/sc/slice-dag.json", sha256: "a".repeat(64) },
+    decidedAt: "2026-12-01T00:00:00.000Z",
+    convergence: {
+      at: "2026-12-01T00:10:00.000Z",
+      outcome: "ui-design-missing",
+      handoffNotes: ["UI design missing: RD plans the UI inline"],
+      members: [{
+        role: "ui",
+        final: "failed",
+        recordPath: ".peaks/_sub_agents/s/dispatch-001-x-ui-a.json",
+        recordStatus: "failed",
+        resultStatus: null,
+        reasons: ["record failed"],
+        artefacts: [{ path: "ui/design-draft.md", ok: false, problems: ["missing"] }],
+        note: "ui-design-missing",
+        finalizedAtConverge: false,
+      }],
+    },
   }]);
   // Return JSON as the skills ask for it (finalize_test passes real ones to the command).
   bases.set("sub-agent result", [

@@ -17,6 +17,7 @@ async function sources(): Promise<[string, string, z.ZodType][]> {
   const request = await import("../request/file_schema.ts");
   const scan = await import("../scan/result_schema.ts");
   const overrides = await import("../request/overrides_schema.ts");
+  const swarm = await import("../swarm/plan_schema.ts");
   return [
     ["RECORD_SHAPE", "a dispatch record of the current version", record.DispatchRecordSchema],
     ["SESSION_BINDING_SHAPE", "the session binding", session.SessionBindingSchema],
@@ -33,6 +34,7 @@ async function sources(): Promise<[string, string, z.ZodType][]> {
       "a sub-agent's return JSON, as `finalize --result-json` takes it",
       record.SubAgentResultSchema,
     ],
+    ["SWARM_PLAN_SHAPE", "a session's swarm plan", swarm.SwarmPlanSchema],
     [
       "OVERRIDE_LEDGER_SHAPE",
       "a session's allow-incomplete ledger",

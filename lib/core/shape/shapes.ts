@@ -550,6 +550,99 @@ export const SUB_AGENT_RESULT_SHAPE: Shape = {
   "extra": "keep",
 };
 
+/** a session's swarm plan */
+export const SWARM_PLAN_SHAPE: Shape = {
+  "t": "object",
+  "keys": {
+    "version": { "t": "values", "v": [1] },
+    "rid": { "t": "string" },
+    "sessionId": { "t": "string" },
+    "type": { "t": "values", "v": ["feature", "bugfix", "refactor", "config", "docs", "chore"] },
+    "status": { "t": "values", "v": ["planned", "swarm-skipped", "converged"] },
+    "note": { "t": "nullable", "s": { "t": "string" } },
+    "frontendOnly": { "t": "boolean" },
+    "frontendOnlySource": { "t": "values", "v": ["scan", "absent", "unreadable"] },
+    "frontendKeywordHit": { "t": "boolean" },
+    "matchedKeywords": { "t": "array", "s": { "t": "string" } },
+    "mode": { "t": "values", "v": ["full-auto", "assisted", "swarm", "strict", "24h"] },
+    "modeSource": { "t": "values", "v": ["flag", "presence", "preference", "default"] },
+    "choice": {
+      "t": "nullable",
+      "s": { "t": "values", "v": ["full", "backend-only", "sequential"] },
+    },
+    "subAgents": {
+      "t": "array",
+      "s": { "t": "values", "v": ["ui", "rd-planning", "qa-test-cases"] },
+    },
+    "batchId": { "t": "nullable", "s": { "t": "string" } },
+    "dag": {
+      "t": "nullable",
+      "s": {
+        "t": "object",
+        "keys": { "path": { "t": "string" }, "sha256": { "t": "string" } },
+        "extra": "strip",
+      },
+    },
+    "decidedAt": { "t": "string" },
+    "convergence": {
+      "t": "nullable",
+      "s": {
+        "t": "object",
+        "keys": {
+          "at": { "t": "string" },
+          "outcome": {
+            "t": "values",
+            "v": [
+              "ok",
+              "ui-design-missing",
+              "tech-doc-missing",
+              "qa-test-cases-missing",
+              "swarm-degraded-to-sequential",
+              "swarm-aborted",
+              "swarm-skipped",
+            ],
+          },
+          "handoffNotes": { "t": "array", "s": { "t": "string" } },
+          "members": {
+            "t": "array",
+            "s": {
+              "t": "object",
+              "keys": {
+                "role": { "t": "values", "v": ["ui", "rd-planning", "qa-test-cases"] },
+                "final": { "t": "values", "v": ["ok", "skipped", "failed"] },
+                "recordPath": { "t": "nullable", "s": { "t": "string" } },
+                "recordStatus": { "t": "nullable", "s": { "t": "string" } },
+                "resultStatus": {
+                  "t": "nullable",
+                  "s": { "t": "values", "v": ["ok", "blocked", "skipped"] },
+                },
+                "reasons": { "t": "array", "s": { "t": "string" } },
+                "artefacts": {
+                  "t": "array",
+                  "s": {
+                    "t": "object",
+                    "keys": {
+                      "path": { "t": "string" },
+                      "ok": { "t": "boolean" },
+                      "problems": { "t": "array", "s": { "t": "string" } },
+                    },
+                    "extra": "strip",
+                  },
+                },
+                "note": { "t": "nullable", "s": { "t": "string" } },
+                "finalizedAtConverge": { "t": "boolean" },
+              },
+              "extra": "strip",
+            },
+          },
+        },
+        "extra": "strip",
+      },
+    },
+  },
+  "extra": "strip",
+};
+
 /** a session's allow-incomplete ledger */
 export const OVERRIDE_LEDGER_SHAPE: Shape = {
   "t": "object",
