@@ -1,10 +1,10 @@
 import { defineCommand } from "../core/command/spec.ts";
 import { flag } from "../core/command/flag.ts";
-import { DetachedInfoSchema, runNameFor } from "../core/detached/runs.ts";
+import { DetachedInfoSchema } from "../core/detached/runs.ts";
 import { PeaksError } from "../core/errors.ts";
 import { resolveProject } from "../core/project/project.ts";
 import { readRecord, recordNotFound } from "../core/record/record.ts";
-import { recordFileOf } from "../core/record/names_light.ts";
+import { recordFileOf, runNameFor } from "../core/record/names_light.ts";
 import { describeIssues } from "../core/fs/json.ts";
 import { ensureDir } from "../core/fs/files.ts";
 import { resolveRecordFlag } from "./_record_flag.ts";

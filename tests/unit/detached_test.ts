@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { probeLease, runNameFor } from "../../lib/core/detached/runs.ts";
+import { probeLease } from "../../lib/core/detached/runs.ts";
+import { runNameFor } from "../../lib/core/record/names_light.ts";
 import { PeaksError } from "../../lib/core/errors.ts";
 import { chooseVendor, VENDORS } from "../../lib/core/ide/vendors.ts";
 import { join } from "../../lib/core/std.ts";

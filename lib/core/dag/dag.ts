@@ -17,16 +17,8 @@ import {
   isDag,
 } from "./rules.ts";
 
-export {
-  COMPLEXITIES,
-  DAG_MAX_BYTES,
-  DAG_MAX_EDGES,
-  DAG_MAX_NODES,
-  ISOLATIONS,
-  OWNS_MAX,
-} from "./rules.ts";
 export type { BatchDag, Dag, DagEdge, DagNode } from "./rules.ts";
-export { batchDagOf } from "./rules.ts";
+export { batchDagOf, DAG_MAX_BYTES, DAG_MAX_NODES } from "./rules.ts";
 
 export interface DagProblem {
   kind: "duplicate-id" | "unknown-endpoint" | "self-loop" | "cycle" | "foundation" | "ownership";

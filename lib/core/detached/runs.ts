@@ -36,8 +36,6 @@ export const RUN_FILES = {
   compact: "compact",
 } as const;
 
-export { runNameFor } from "../record/names_light.ts";
-
 /** The record a run folder belongs to: `dispatch-<rid>-<run>.json` of its session. */
 export function recordPathOf(
   project: Project,

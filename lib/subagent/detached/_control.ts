@@ -12,13 +12,12 @@ import {
   requestStop,
   type RunEntry,
   runFile,
-  runNameFor,
   waitForRelease,
 } from "../../core/detached/runs.ts";
 import { displayPath } from "../../core/project/paths.ts";
 import type { Project } from "../../core/project/project.ts";
 import type { DispatchRecord } from "../../core/record/record.ts";
-import { recordFileOf } from "../../core/record/names_light.ts";
+import { recordFileOf, runNameFor } from "../../core/record/names_light.ts";
 
 /** Long enough for SIGTERM, the kill grace period and the bounded drain of a stubborn vendor. */
 export const STOP_WAIT_MS = 10_000;
