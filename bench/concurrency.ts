@@ -7,7 +7,7 @@
  *     deno run -q --allow-all bench/concurrency.ts [--n 64] [--parallel 64]
  */
 import { recordPathOf } from "../tests/support/subagent.ts";
-import { join, parseArgs } from "../lib/core/std.ts";
+import { join, parseArgs } from "../lib/infra/std.ts";
 import { pool } from "../tests/support/cli.ts";
 import {
   benchEnv,

@@ -3,8 +3,8 @@
  * has the stand-in sub-agents answer at once, so it is mostly peaks calls;
  * the default run paces them like slow agents. Each run gets its own folder.
  */
-import { join } from "../lib/core/std.ts";
-import { commandLine } from "../lib/core/shell.ts";
+import { join } from "../lib/infra/std.ts";
+import { commandLine } from "../lib/infra/shell.ts";
 import { cacheDir, REPO } from "../tests/support/cli.ts";
 import { runCommand, type Target } from "./target.ts";
 

@@ -7,7 +7,7 @@
  *
  *     deno run -q --allow-all bench/load.ts [--agents 16] [--interval 100] [--seconds 60]
  */
-import { parseArgs } from "../lib/core/std.ts";
+import { parseArgs } from "../lib/infra/std.ts";
 import { runLoad } from "../tests/support/load.ts";
 
 const args = parseArgs(Deno.args, { string: ["agents", "interval", "seconds", "sharers"] });

@@ -5,7 +5,7 @@
  * session, on-invoke tokens per skill). Uses the Claude Code the host suite
  * caches (`deno task test:hosts` installs it); without one the section says so.
  */
-import { join } from "../lib/core/std.ts";
+import { join } from "../lib/infra/std.ts";
 
 export const CLAUDE_VERSION = "2.1.328";
 

@@ -10,7 +10,7 @@
 import { invocation, prepare } from "./hot.ts";
 import { removeProject, runCommand, type Target } from "./target.ts";
 import type { Scenario } from "./scenario.ts";
-import { join } from "../lib/core/std.ts";
+import { join } from "../lib/infra/std.ts";
 
 interface Phases {
   wallMs: number;

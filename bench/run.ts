@@ -7,7 +7,7 @@
  * side in the same run. Writes JSON and Markdown to bench/results/ and prints
  * the Markdown.
  */
-import { join, parseArgs } from "../lib/core/std.ts";
+import { join, parseArgs } from "../lib/infra/std.ts";
 import { REPO } from "../tests/support/cli.ts";
 import { runConcurrency } from "./concurrency.ts";
 import { timeDemo } from "./demo_time.ts";

@@ -3,8 +3,8 @@
  * permissions) and, with `--compare`, another CLI given as an argv prefix.
  * Every child gets the same small environment and a fresh project.
  */
-import { join } from "../lib/core/std.ts";
-import { splitCommandLine } from "../lib/core/shell.ts";
+import { join } from "../lib/infra/std.ts";
+import { splitCommandLine } from "../lib/infra/shell.ts";
 import { cacheDir, peaksArgs, REPO } from "../tests/support/cli.ts";
 import { copySampleProject } from "../demo/sample.ts";
 import type { Envelope } from "./scenario.ts";

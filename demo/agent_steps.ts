@@ -5,7 +5,7 @@
  * (demo/stand_in/agent.ts): run directly for in-process tool calls, or as the
  * vendor CLI of a detached run.
  */
-import { dirname, join } from "../lib/core/std.ts";
+import { dirname, join } from "../lib/infra/std.ts";
 import { fillPlaceholders } from "./stand_in/work.ts";
 import type { RunbookState, Step, SubAgentRun } from "./runbook.ts";
 import { RunbookError } from "./runbook.ts";

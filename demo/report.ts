@@ -3,7 +3,7 @@
  * files, member lines with measured durations, hints without an ETA that would mislead, and the
  * command that removes the demo's folder.
  */
-import { commandLine } from "../lib/core/shell.ts";
+import { commandLine } from "../lib/infra/shell.ts";
 
 /**
  * Files peaks writes into a project itself: its state folder, the standards block files (the

@@ -9,8 +9,8 @@
  * `--peaks` runs another peaks (e.g. an installed binary) instead of this checkout. The project is
  * kept for a look afterwards; the last lines print the command that removes it.
  */
-import { parseArgs } from "../lib/core/std.ts";
-import { join } from "../lib/core/std.ts";
+import { parseArgs } from "../lib/infra/std.ts";
+import { join } from "../lib/infra/std.ts";
 import {
   type Envelope,
   RunbookError,
@@ -20,7 +20,7 @@ import {
 } from "./runbook.ts";
 import { agentStep } from "./agent_steps.ts";
 import { copySampleProject } from "./sample.ts";
-import { splitCommandLine } from "../lib/core/shell.ts";
+import { splitCommandLine } from "../lib/infra/shell.ts";
 import { cacheDir, peaksArgs, REPO } from "../tests/support/cli.ts";
 import {
   memberLine,

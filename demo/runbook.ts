@@ -4,8 +4,8 @@
  * executed with its placeholders filled, every `# agent:` line is done by a
  * scripted stand-in (demo/stand_in). The demo and the runbook test share it.
  */
-import { join } from "../lib/core/std.ts";
-import { splitCommandLine as shellWords } from "../lib/core/shell.ts";
+import { join } from "../lib/infra/std.ts";
+import { splitCommandLine as shellWords } from "../lib/infra/shell.ts";
 
 export interface Step {
   section: string;

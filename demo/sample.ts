@@ -1,5 +1,5 @@
 /** The bundled sample project, copied into a fresh git repository for a run. */
-import { fromFileUrl, join } from "../lib/core/std.ts";
+import { fromFileUrl, join } from "../lib/infra/std.ts";
 
 const SAMPLE = new URL("./sample-project/", import.meta.url);
 

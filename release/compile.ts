@@ -11,8 +11,8 @@
  * an extra root (lazy_modules.ts): with deno.json's lazy-dynamic-imports,
  * the compile graph would otherwise leave the command modules out.
  */
-import { V8_FLAGS, VERSION } from "../lib/core/command/build.ts";
-import { join, parseArgs, resolve } from "../lib/core/std.ts";
+import { V8_FLAGS, VERSION } from "../lib/infra/command/build.ts";
+import { join, parseArgs, resolve } from "../lib/infra/std.ts";
 import { explainCompileFailure, runtimeCachePath } from "./compile_failure.ts";
 import { lazyModules } from "./lazy_modules.ts";
 import { ReleaseError, runMain } from "./errors.ts";
@@ -139,7 +139,7 @@ async function main(args: string[]): Promise<void> {
   const version = await projectVersion();
   if (version !== VERSION) {
     throw new ReleaseError(
-      `deno.json says ${version} but lib/core/command/build.ts says ${VERSION}; make them equal first.`,
+      `deno.json says ${version} but lib/infra/command/build.ts says ${VERSION}; make them equal first.`,
     );
   }
   const expected = (flags["expect-version"] as string | undefined)?.replace(/^v/, "");

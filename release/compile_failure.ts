@@ -2,7 +2,7 @@
  * Turns a failed `deno compile` into a message that says what went wrong and
  * what to do, instead of Deno's error chain and backtrace.
  */
-import { join } from "../lib/core/std.ts";
+import { join } from "../lib/infra/std.ts";
 
 export interface CompileFailure {
   target: string;

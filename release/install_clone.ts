@@ -10,8 +10,8 @@
  * The script lands in Deno's bin folder (`~/.deno/bin`, or `<dir>/bin` with --root) and runs
  * `deno` from PATH each time, so Deno must stay installed.
  */
-import { fromFileUrl, join, parseArgs, resolve } from "../lib/core/std.ts";
-import { V8_FLAGS } from "../lib/core/command/build.ts";
+import { fromFileUrl, join, parseArgs, resolve } from "../lib/infra/std.ts";
+import { V8_FLAGS } from "../lib/infra/command/build.ts";
 import { ReleaseError, runMain } from "./errors.ts";
 
 export const REPO_ROOT = resolve(fromFileUrl(new URL("../", import.meta.url)));

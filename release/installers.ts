@@ -5,7 +5,7 @@
  *
  *   deno run -A release/installers.ts --releases-url https://github.com/<owner>/<repo>/releases [--out dist]
  */
-import { join, parseArgs, resolve } from "../lib/core/std.ts";
+import { join, parseArgs, resolve } from "../lib/infra/std.ts";
 import { ReleaseError, runMain } from "./errors.ts";
 import { REPO_ROOT } from "./package.ts";
 

@@ -6,7 +6,7 @@
  * runs; `deno compile` builds its graph the same way, so each of these
  * modules is handed to it as an `--include` root to be embedded.
  */
-import { join } from "../lib/core/std.ts";
+import { join } from "../lib/infra/std.ts";
 import { REPO_ROOT } from "./package.ts";
 
 const LAZY_IMPORT = /\bimport\(\s*"([^"]+)"\s*\)/g;

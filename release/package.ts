@@ -8,7 +8,7 @@
  * compile.ts calls the same functions for every binary it builds; run on its
  * own it packages any executable (the installer tests use a stand-in).
  */
-import { fromFileUrl, join, parseArgs, resolve } from "../lib/core/std.ts";
+import { fromFileUrl, join, parseArgs, resolve } from "../lib/infra/std.ts";
 import { type ArchiveEntry, tarGz, zip } from "./archive.ts";
 import { ReleaseError, runMain } from "./errors.ts";
 import { archiveName, binaryName, isTarget, isWindows, type Target, TARGETS } from "./targets.ts";

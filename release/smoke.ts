@@ -9,7 +9,7 @@
  * explicit environment and a temp HOME. `--binary` may also be the `peaks` that
  * `deno task install:peaks` writes (a script running the clone).
  */
-import { join, parseArgs, resolve } from "../lib/core/std.ts";
+import { join, parseArgs, resolve } from "../lib/infra/std.ts";
 import { ReleaseError, runMain } from "./errors.ts";
 import { projectVersion } from "./package.ts";
 

@@ -10,7 +10,7 @@
  * `STAND_IN_STEP_MS` sets the pause between steps (the live status line
  * needs something to show).
  */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { roleWork } from "./work.ts";
 
 interface Runtime {

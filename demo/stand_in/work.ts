@@ -3,7 +3,7 @@
  * for the sample project's profile-page request, but every file goes where
  * the real role's skill puts it, and request files go through peaks.
  */
-import { dirname, join, relative } from "../../lib/core/std.ts";
+import { dirname, join, relative } from "../../lib/infra/std.ts";
 
 export interface RoleRuntime {
   projectRoot: string;

@@ -1,7 +1,7 @@
-import { PeaksError, type Warning } from "../core/errors.ts";
-import { clip, redact, redactDeep } from "../core/redact.ts";
-import type { Ctx } from "../core/command/ctx.ts";
-import { escapeJsonForTerminal, safeText } from "../core/terminal_text.ts";
+import { PeaksError, type Warning } from "../infra/errors.ts";
+import { clip, redact, redactDeep } from "../infra/redact.ts";
+import type { Ctx } from "../infra/command/ctx.ts";
+import { escapeJsonForTerminal, safeText } from "../infra/terminal_text.ts";
 
 export interface SuccessEnvelope {
   ok: true;

@@ -1,5 +1,5 @@
 /** The global flags, pulled out of argv before the command is known. Loads nothing heavy. */
-import { usageError } from "../core/errors.ts";
+import { usageError } from "../infra/errors.ts";
 
 /** Flags every command accepts; the kernel handles them. */
 export const GLOBAL_FLAGS = {

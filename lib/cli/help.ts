@@ -1,9 +1,9 @@
 /** Help text, generated from the command table and each command's declaration. */
 import { type CommandEntry, COMMANDS, groupCommands, GROUPS } from "./table.ts";
 import { GLOBAL_FLAGS } from "./globals.ts";
-import type { AnyCommand, FlagDef, FlagDefs } from "../core/command/spec.ts";
-import { formatDuration } from "../core/command/spec.ts";
-import { VERSION } from "../core/command/build.ts";
+import type { AnyCommand, FlagDef, FlagDefs } from "../infra/command/spec.ts";
+import { formatDuration } from "../infra/command/spec.ts";
+import { VERSION } from "../infra/command/build.ts";
 
 export const EXIT_CODE_HELP = [
   "0  ok",

@@ -2,9 +2,9 @@
  * The kernel: argv -> command -> envelope -> exit code. Commands never print
  * envelopes and never exit; everything they throw ends up here.
  */
-import { type PeaksError, usageError } from "../core/errors.ts";
-import type { Ctx } from "../core/command/ctx.ts";
-import { printable } from "../core/ids.ts";
+import { type PeaksError, usageError } from "../infra/errors.ts";
+import type { Ctx } from "../infra/command/ctx.ts";
+import { printable } from "../infra/ids.ts";
 import {
   type CommandEntry,
   COMMANDS,
@@ -14,7 +14,7 @@ import {
   isGroup,
 } from "./table.ts";
 import { type Split, splitGlobals } from "./globals.ts";
-import { nearest } from "../core/command/suggest.ts";
+import { nearest } from "../infra/command/suggest.ts";
 import {
   failure,
   renderData,
@@ -24,9 +24,9 @@ import {
   writeHumanWarnings,
   writeJson,
 } from "./envelope.ts";
-import { VERSION } from "../core/command/build.ts";
-import { withOutputMode } from "../core/shell.ts";
-import { safeText } from "../core/terminal_text.ts";
+import { VERSION } from "../infra/command/build.ts";
+import { withOutputMode } from "../infra/shell.ts";
+import { safeText } from "../infra/terminal_text.ts";
 
 async function fail(ctx: Ctx, command: string, error: unknown): Promise<number> {
   const peaksError = toPeaksError(error);
@@ -214,7 +214,7 @@ async function profileLine(ctx: Ctx, started: number, loaded: number): Promise<v
     workMs: ms(performance.now() - loaded),
   };
   // Already loaded when the command took a lock; loading it otherwise finds no turns.
-  const { lockTime } = await import("../core/fs/lock.ts");
+  const { lockTime } = await import("../infra/fs/lock.ts");
   if (lockTime.turns > 0) {
     line.lockTurns = lockTime.turns;
     line.lockWaitMs = ms(lockTime.waitMs);

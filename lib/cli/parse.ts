@@ -1,8 +1,8 @@
-import { parseArgs } from "../core/std.ts";
-import { usageError } from "../core/errors.ts";
-import { printable } from "../core/ids.ts";
-import type { AnyCommand, CommandSpec, FlagDef, FlagDefs, Input } from "../core/command/spec.ts";
-import { nearest } from "../core/command/suggest.ts";
+import { parseArgs } from "../infra/std.ts";
+import { usageError } from "../infra/errors.ts";
+import { printable } from "../infra/ids.ts";
+import type { AnyCommand, CommandSpec, FlagDef, FlagDefs, Input } from "../infra/command/spec.ts";
+import { nearest } from "../infra/command/suggest.ts";
 import { GLOBAL_FLAGS, splitToken } from "./globals.ts";
 
 function flagList(flags: FlagDefs): string {

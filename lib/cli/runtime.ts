@@ -1,7 +1,7 @@
 /** The real process around the kernel: stdio, env, clock. Tests build their own Ctx. */
-import type { Ctx, Env, Input, Output } from "../core/command/ctx.ts";
-import { isCompiled, V8_FLAGS } from "../core/command/build.ts";
-import { within } from "../core/timer.ts";
+import type { Ctx, Env, Input, Output } from "../infra/command/ctx.ts";
+import { isCompiled, V8_FLAGS } from "../infra/command/build.ts";
+import { within } from "../infra/timer.ts";
 
 const encoder = new TextEncoder();
 

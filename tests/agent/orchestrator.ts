@@ -7,7 +7,7 @@
  * produce what `data.needs` names, which it may only do for what the orchestrator owns (its PRD
  * and SC files); anything else means the chain sent it ahead of a role.
  */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { REPO } from "../support/cli.ts";
 import type { Scenario } from "./scenarios.ts";
 import { fillPlaceholders, playSubAgent } from "./sub_agent.ts";

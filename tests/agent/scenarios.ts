@@ -3,7 +3,7 @@
  * sample project: what the user asks for (the PRD), how the user answers the decision points,
  * and what the RD and QA sub-agents find. Everything else comes from the skill and the envelopes.
  */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 export type Verdict = "pass" | "return-to-rd" | "blocked";
 

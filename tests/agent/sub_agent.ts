@@ -5,7 +5,7 @@
  * (RD), register its artefacts, post `<role>.completed`, send the final heartbeat and return the
  * JSON the brief shows, filled in. It knows nothing of the workflow beyond what the brief says.
  */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import type { Scenario } from "./scenarios.ts";
 import { type Walk, WalkFailure } from "./walk.ts";
 

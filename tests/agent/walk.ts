@@ -4,9 +4,9 @@
  * first call that fails or changes nothing. The players (orchestrator.ts, sub_agent.ts) decide
  * what to run; this file only runs and records it.
  */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { runPeaks } from "../support/cli.ts";
-import { splitCommandLine } from "../../lib/core/shell.ts";
+import { splitCommandLine } from "../../lib/infra/shell.ts";
 
 export type Actor = "orchestrator" | "sub-agent" | "git";
 

@@ -5,7 +5,7 @@
  * worktree. A reordered nextAction makes the walk fail.
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { scenario } from "./scenarios.ts";
 import { formatSummary, summarize, walkScenario } from "./walker.ts";
 import { type Envelope, WalkFailure } from "./walk.ts";

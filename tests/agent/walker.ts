@@ -5,7 +5,7 @@
  * `txt finalized` or fails on the first failed call, call that changed nothing, step out of the
  * workflow's order, or gate the orchestrator could only pass by writing a role's artefact.
  */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { copySampleProject } from "../../demo/sample.ts";
 import { tempDir } from "../support/temp.ts";
 import { Orchestrator, readSkill } from "./orchestrator.ts";

@@ -5,8 +5,8 @@
  * never asserted, only that they are there.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import { commandLine } from "../../lib/core/shell.ts";
+import { join } from "../../lib/infra/std.ts";
+import { commandLine } from "../../lib/infra/shell.ts";
 import { cacheDir, CONFIG, ENTRY, REPO } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 

@@ -3,7 +3,7 @@
  * the repository's workflows and refuses a broken one, naming the file and the finding.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { REPO } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { needs } from "../support/tools.ts";

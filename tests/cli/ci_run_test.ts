@@ -4,7 +4,7 @@
  * command no longer works, or that lost it, fails CI.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { REPO } from "../support/cli.ts";
 import { which } from "../support/release.ts";
 import { tempDir } from "../support/temp.ts";

@@ -4,10 +4,10 @@
  * offline build gets its runtime from a pre-filled DENO_DIR.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { zip } from "../../release/archive.ts";
 import { TARGETS } from "../../release/targets.ts";
-import { VERSION } from "../../lib/core/command/build.ts";
+import { VERSION } from "../../lib/infra/command/build.ts";
 import { HOST } from "../support/release.ts";
 import { cacheDir, REPO } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import { commandLine } from "../../lib/core/shell.ts";
+import { join } from "../../lib/infra/std.ts";
+import { commandLine } from "../../lib/infra/shell.ts";
 import { baseEnv, peaksArgs, runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { needs } from "../support/tools.ts";

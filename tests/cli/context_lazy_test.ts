@@ -7,7 +7,7 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { baseEnv, CONFIG, ENTRY, REPO, type RunResult, scriptArgs } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { COMMANDS } from "../../lib/cli/table.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 interface Dependency {
   specifier: string;
@@ -90,7 +90,7 @@ Deno.test("no static import path leads from the entry point or any command to he
       .map((d) => ({ from: module.specifier, dynamic: d.isDynamic === true }))
   );
   assertEquals(importers, [{
-    from: fileUrl("lib/core/prompt_budget/_headroom.ts"),
+    from: fileUrl("lib/budget/_headroom.ts"),
     dynamic: true,
   }]);
 });
@@ -98,7 +98,7 @@ Deno.test("no static import path leads from the entry point or any command to he
 Deno.test("the status line loads no zod: its module and the flag parser reach no npm package but std", async () => {
   const graph = await moduleGraph();
   const reached = new Set([
-    ...staticClosure(graph, fileUrl("lib/statusline/render.ts")),
+    ...staticClosure(graph, fileUrl("lib/commands/statusline/render.ts")),
     ...staticClosure(graph, fileUrl("lib/cli/parse.ts")),
   ]);
   const npm = [...reached].filter((s) =>
@@ -113,27 +113,27 @@ Deno.test("the status line loads no zod: its module and the flag parser reach no
  * loading zod alone costs more than the rest of such a call's modules.
  */
 const HOT_COMMANDS = [
-  "lib/subagent/heartbeat.ts",
-  "lib/subagent/share.ts",
-  "lib/subagent/shared_read.ts",
-  "lib/subagent/dispatch.ts",
-  "lib/subagent/dag/_dispatch.ts",
-  "lib/swarm/slices.ts",
-  "lib/subagent/brief.ts",
-  "lib/subagent/finalize.ts",
-  "lib/subagent/status.ts",
-  "lib/subagent/list.ts",
-  "lib/subagent/artifact.ts",
-  "lib/presence/show.ts",
-  "lib/presence/set.ts",
-  "lib/session/info.ts",
-  "lib/request/show.ts",
-  "lib/request/lint.ts",
-  "lib/request/list.ts",
-  "lib/request/transition.ts",
-  "lib/context/check.ts",
-  "lib/swarm/plan.ts",
-  "lib/swarm/converge.ts",
+  "lib/commands/sub-agent/heartbeat.ts",
+  "lib/commands/sub-agent/share.ts",
+  "lib/commands/sub-agent/shared_read.ts",
+  "lib/commands/sub-agent/dispatch.ts",
+  "lib/fanout/fanout.ts",
+  "lib/commands/swarm/slices.ts",
+  "lib/commands/sub-agent/brief.ts",
+  "lib/commands/sub-agent/finalize.ts",
+  "lib/commands/sub-agent/status.ts",
+  "lib/commands/sub-agent/list.ts",
+  "lib/commands/sub-agent/artifact.ts",
+  "lib/commands/skill/presence.ts",
+  "lib/commands/skill/presence_set.ts",
+  "lib/commands/session/info.ts",
+  "lib/commands/request/show.ts",
+  "lib/commands/request/lint.ts",
+  "lib/commands/request/list.ts",
+  "lib/commands/request/transition.ts",
+  "lib/commands/context/check.ts",
+  "lib/commands/swarm/plan.ts",
+  "lib/commands/swarm/converge.ts",
 ];
 
 Deno.test("the hot commands reach no zod through static imports", async () => {

@@ -6,7 +6,7 @@
  * happened. (tests/faults/ finds these windows by killing real writers.)
  */
 import { assert, assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { initWorkspace, recordPathOf } from "../support/subagent.ts";

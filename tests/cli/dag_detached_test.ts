@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { initWorkspace } from "../support/subagent.ts";

@@ -3,7 +3,7 @@ import { pool, runPeaks, type RunResult } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
 import { runActions, runNextAction } from "../support/next_actions.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const CLAUDE = { CLAUDECODE: "1" };
 const marker = (id: string) => `MARKER-${id}-93c1`;

@@ -4,7 +4,7 @@
  * change without peaks' own files, and a last line that removes what the demo left behind.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { cacheDir, REPO } from "../support/cli.ts";
 import { exists, tempDir } from "../support/temp.ts";
 

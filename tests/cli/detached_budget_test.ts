@@ -19,7 +19,7 @@ import {
 import { runNextAction } from "../support/next_actions.ts";
 import { agentsDir, initWorkspace, makeRecord, writeBatchOnDisk } from "../support/subagent.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 async function release(root: string, role: string): Promise<void> {
   await writeText(join(root, "release", role), "go\n");

@@ -17,7 +17,7 @@ import {
 import { runNextAction } from "../support/next_actions.ts";
 import { initWorkspace } from "../support/subagent.ts";
 import { exists, tempDir } from "../support/temp.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 function orphans(cwd: string, env: Record<string, string>) {
   return runPeaks(["sub-agent", "cleanup", "--orphans", "--json"], { cwd, env });

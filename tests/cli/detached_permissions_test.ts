@@ -8,7 +8,7 @@ import { assertEquals } from "@std/assert";
 import { CONFIG, scriptArgs } from "../support/cli.ts";
 import { fakeVendors } from "../support/detached.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 Deno.test("the permission set runs only git, the vendors and peaks itself", async () => {
   const config = JSON.parse(await Deno.readTextFile(CONFIG));

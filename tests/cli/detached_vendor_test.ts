@@ -16,7 +16,7 @@ import {
 import { runNextAction } from "../support/next_actions.ts";
 import { agentsDir, initWorkspace } from "../support/subagent.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const MARKER = "@@@ORCHESTRATOR_SESSION_HISTORY_BOUNDARY@@@";
 

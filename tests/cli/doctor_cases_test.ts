@@ -3,8 +3,8 @@
  * the status line, the workspace and its session, the gitignore block.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import { GITIGNORE_PATTERNS } from "../../lib/core/project/workspace.ts";
+import { join } from "../../lib/infra/std.ts";
+import { GITIGNORE_PATTERNS } from "../../lib/workspace/skeleton.ts";
 import { snapshot } from "../support/skill_tree.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import {

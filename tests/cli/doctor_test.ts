@@ -4,7 +4,7 @@
  * a fix, and running each fix makes its finding go away. Doctor never writes.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { runPeaks } from "../support/cli.ts";
 import { runNextAction } from "../support/next_actions.ts";
 import { snapshot } from "../support/skill_tree.ts";

@@ -4,7 +4,7 @@
  * from a scratch project, and `deno uninstall --global peaks` takes it away again.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes, assertThrows } from "@std/assert";
-import { dirname, join } from "../../lib/core/std.ts";
+import { dirname, join } from "../../lib/infra/std.ts";
 import { ReleaseError } from "../../release/errors.ts";
 import { installArgs, peaksPermissions, permissionFlags } from "../../release/install_clone.ts";
 import { cacheDir, REPO } from "../support/cli.ts";

@@ -4,7 +4,7 @@
  * file:// mirror, and a loopback HTTP server reached through curl or wget.
  */
 import { assertEquals, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { buildRelease, HOST, offlineTools, runInstaller, snapshot } from "../support/release.ts";
 import { tempDir } from "../support/temp.ts";
 import { needs } from "../support/tools.ts";

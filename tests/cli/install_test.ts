@@ -4,7 +4,7 @@
  * or wget, and PEAKS_DOWNLOAD_BASE points nowhere.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { TARGETS } from "../../release/targets.ts";
 import {
   buildRelease,

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { runNextAction } from "../support/next_actions.ts";
 import { exists, tempDir } from "../support/temp.ts";
-import { VERSION } from "../../lib/core/command/build.ts";
+import { VERSION } from "../../lib/infra/command/build.ts";
 
 Deno.test("an unknown command exits 2 with COMMAND_NOT_FOUND; a word close to none suggests nothing", async () => {
   await using dir = await tempDir();

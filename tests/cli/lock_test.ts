@@ -1,7 +1,7 @@
 import { assertEquals } from "@std/assert";
 import { cacheDir, REPO, scriptArgs } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const WRITERS = 50;
 

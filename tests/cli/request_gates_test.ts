@@ -3,7 +3,7 @@ import { tempDir } from "../support/temp.ts";
 import { runPeaks } from "../support/cli.ts";
 import { runNextAction } from "../support/next_actions.ts";
 import { readyRequest, transition, type Workspace, workspace } from "../support/request_fixture.ts";
-import { STANDARDS_BEGIN, STANDARDS_END } from "../../lib/core/standards/block.ts";
+import { STANDARDS_BEGIN, STANDARDS_END } from "../../lib/standards/block.ts";
 
 const STACK_BLOCK =
   `${STANDARDS_BEGIN}\n## Stack\n- TypeScript 5 with React 18\n${STANDARDS_END}\n`;

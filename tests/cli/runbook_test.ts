@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { baseEnv, peaksArgs, REPO } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { parseRunbook, runbookPath, runRunbook } from "../../demo/runbook.ts";

@@ -4,7 +4,7 @@ import { runActions } from "../support/next_actions.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
 import { copyFixture, FIXTURE_NAMES } from "../support/fixtures.ts";
 import { EXPECTED } from "../support/fixture_expectations.ts";
-import { ScanResultSchema } from "../../lib/core/scan/result_schema.ts";
+import { ScanResultSchema } from "../../lib/state/scan_result.ts";
 
 for (const name of FIXTURE_NAMES) {
   Deno.test(`scan archetype on ${name} writes the report and the result`, async () => {

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { pool, runPeaks } from "../support/cli.ts";
 import { runNextAction } from "../support/next_actions.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";

@@ -5,7 +5,7 @@
  * them, and what git shows afterwards.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { runPeaks, type RunResult } from "../support/cli.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
 import { fillPlaceholders } from "../support/request_fixture.ts";

@@ -7,7 +7,7 @@ import {
   checkStandardsBlock,
   findStandardsBlock,
   STANDARDS_BEGIN,
-} from "../../lib/core/standards/block.ts";
+} from "../../lib/standards/block.ts";
 
 function standards(which: "init" | "update", root: string, ...extra: string[]) {
   return runPeaks(["standards", which, "--project", root, ...extra, "--json"], { cwd: root });

@@ -3,7 +3,7 @@ import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
 import { runNextAction } from "../support/next_actions.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const CLAUDE = { CLAUDECODE: "1" };
 

@@ -6,7 +6,7 @@ import { assert, assertEquals } from "@std/assert";
 import { pool, runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const CLAUDE = { CLAUDECODE: "1" };
 

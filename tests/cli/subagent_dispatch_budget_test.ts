@@ -4,7 +4,7 @@ import { tempDir, writeText } from "../support/temp.ts";
 import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
 import { runNextAction } from "../support/next_actions.ts";
 import { answer, deadPort, fakeHeadroomProxy } from "../support/headroom_proxy.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const CLAUDE = { CLAUDECODE: "1" };
 const MARKER = "BUDGET-PROMPT-MARKER-91c2";

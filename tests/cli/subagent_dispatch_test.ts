@@ -3,8 +3,8 @@ import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
 import { shellWords } from "../support/next_actions.ts";
-import { RecordFileSchema } from "../../lib/core/record/record_schema.ts";
-import { join } from "../../lib/core/std.ts";
+import { RecordFileSchema } from "../../lib/state/record.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const MARKER = "SECRET-PROMPT-MARKER-7f3a";
 const CLAUDE = { CLAUDECODE: "1" };

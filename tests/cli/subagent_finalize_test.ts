@@ -10,7 +10,7 @@ import {
   writeBatchOnDisk,
 } from "../support/subagent.ts";
 import { runNextAction } from "../support/next_actions.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const CLAUDE = { CLAUDECODE: "1" };
 

@@ -3,7 +3,7 @@ import { runPeaks } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { ago, initWorkspace, makeRecord, readJson, writeBatchOnDisk } from "../support/subagent.ts";
 import { runNextAction } from "../support/next_actions.ts";
-import { displayPath } from "../../lib/core/project/paths.ts";
+import { displayPath } from "../../lib/workspace/paths.ts";
 
 function beat(cwd: string, record: string, ...extra: string[]) {
   return runPeaks(

@@ -3,7 +3,7 @@ import { runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { ago, initWorkspace, makeRecord, readJson, writeBatchOnDisk } from "../support/subagent.ts";
 import { runNextAction } from "../support/next_actions.ts";
-import { displayPath } from "../../lib/core/project/paths.ts";
+import { displayPath } from "../../lib/workspace/paths.ts";
 
 const status = (cwd: string, ...extra: string[]) =>
   runPeaks(["sub-agent", "status", "--label", "peaks-code", ...extra, "--json"], { cwd });

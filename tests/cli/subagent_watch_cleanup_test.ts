@@ -10,8 +10,8 @@ import {
   writeBatchOnDisk,
 } from "../support/subagent.ts";
 import { runNextAction } from "../support/next_actions.ts";
-import { displayPath } from "../../lib/core/project/paths.ts";
-import { join } from "../../lib/core/std.ts";
+import { displayPath } from "../../lib/workspace/paths.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const DAY = 86_400_000;
 

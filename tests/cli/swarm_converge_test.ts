@@ -11,9 +11,9 @@ import {
 import { swarmWorkspace } from "../support/swarm.ts";
 import { tempDir } from "../support/temp.ts";
 import type { Workspace } from "../support/request_fixture.ts";
-import { SwarmPlanSchema } from "../../lib/core/swarm/plan_schema.ts";
-import { fits } from "../../lib/core/shape/shape.ts";
-import { SWARM_PLAN_SHAPE } from "../../lib/core/shape/shapes.ts";
+import { SwarmPlanSchema } from "../../lib/state/swarm_plan.ts";
+import { fits } from "../../lib/infra/shape/shape.ts";
+import { SWARM_PLAN_SHAPE } from "../../lib/state/shapes.ts";
 
 const ALL = ["ui", "rd-planning", "qa-test-cases"];
 

@@ -5,10 +5,10 @@ import { CLAUDE, swarmWorkspace, writePrd, writeScan } from "../support/swarm.ts
 import { exists, tempDir } from "../support/temp.ts";
 import { runPeaks } from "../support/cli.ts";
 import { readJson, recordPathOf } from "../support/subagent.ts";
-import { SwarmPlanSchema } from "../../lib/core/swarm/plan_schema.ts";
-import { fits } from "../../lib/core/shape/shape.ts";
-import { SWARM_PLAN_SHAPE } from "../../lib/core/shape/shapes.ts";
-import { DagSchema } from "../../lib/core/dag/dag_schema.ts";
+import { SwarmPlanSchema } from "../../lib/state/swarm_plan.ts";
+import { fits } from "../../lib/infra/shape/shape.ts";
+import { SWARM_PLAN_SHAPE } from "../../lib/state/shapes.ts";
+import { DagSchema } from "../../lib/state/slice_dag.ts";
 
 async function readPlan(root: string, sid: string) {
   const text = await Deno.readTextFile(`${root}/.peaks/_runtime/${sid}/sc/swarm-plan.json`);

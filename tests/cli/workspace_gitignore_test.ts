@@ -1,7 +1,7 @@
 import { assertEquals } from "@std/assert";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 Deno.test("workspace init never rewrites through a symlinked .peaks/.gitignore; the repair it offers works", async () => {
   await using dir = await tempDir();

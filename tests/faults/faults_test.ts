@@ -4,7 +4,7 @@
  * (PEAKS_FAULTS_INJECTIONS, default 1000). PEAKS_FAULTS_SEED replays a run.
  */
 import { assert, assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { cacheDir, REPO, runPeaks, scriptArgs } from "../support/cli.ts";
 import { countFromEnv, rng, seedFromEnv } from "../support/prng.ts";
 import { tempDir } from "../support/temp.ts";

@@ -10,12 +10,12 @@
  * no worktree or branch no record wants, every merged change complete in the
  * main tree and no refused one in it, conflicts still recoverable.
  */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { baseEnv, peaksArgs } from "../support/cli.ts";
 import type { Rng } from "../support/prng.ts";
 import { checkState } from "../support/state_check.ts";
 import { git, GIT_ENV, sliceRepo, writeSliceDag } from "../support/slices.ts";
-import type { DispatchRecord } from "../../lib/core/record/record.ts";
+import type { DispatchRecord } from "../../lib/record/record.ts";
 
 export type SliceOp = "create" | "merge" | "remove";
 

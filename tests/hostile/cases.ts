@@ -1,6 +1,6 @@
 /** Every command's hostile cases, by command name as typed. */
 import { COMMANDS } from "../../lib/cli/table.ts";
-import type { AnyCommand } from "../../lib/core/command/spec.ts";
+import type { AnyCommand } from "../../lib/infra/command/spec.ts";
 import type { CommandCases } from "./model.ts";
 import { SESSION_CASES } from "./cases_session.ts";
 import { SUBAGENT_CASES } from "./cases_subagent.ts";

@@ -1,5 +1,5 @@
 /** Hostile cases: context, requests, scan, standards, upgrade, preferences, skills, doctor, completions. */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import {
   big,
   bindingFile,

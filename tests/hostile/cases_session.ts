@@ -1,5 +1,5 @@
 /** Hostile cases: workspace, session, skill presence, statusline, permissions. */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import {
   big,
   bindingFile,

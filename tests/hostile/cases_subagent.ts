@@ -1,5 +1,5 @@
 /** Hostile cases: the sub-agent group. */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import {
   agentsDir,
   batchFile,

@@ -1,5 +1,5 @@
 /** Hostile cases for the swarm commands (the fixture's PRD request r1 is still a draft). */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { type CommandCases, sessionDir, truncate, UNICODE, write } from "./model.ts";
 
 const planFile = (fx: Parameters<typeof sessionDir>[0]) =>

@@ -5,7 +5,7 @@
  * case costs one process, and a snapshot proves what a case changed.
  */
 import { recordPathOf } from "../support/subagent.ts";
-import { join, relative } from "../../lib/core/std.ts";
+import { join, relative } from "../../lib/infra/std.ts";
 import { runPeaks } from "../support/cli.ts";
 import { standardTree } from "../support/skill_tree.ts";
 

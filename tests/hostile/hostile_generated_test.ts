@@ -8,8 +8,8 @@
  * cases cover the real binary.
  */
 import { assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import type { FlagDef } from "../../lib/core/command/spec.ts";
+import { join } from "../../lib/infra/std.ts";
+import type { FlagDef } from "../../lib/infra/command/spec.ts";
 import { isPathFlag, loadCommands } from "./cases.ts";
 import { type Fixture, freshFixture } from "./fixture.ts";
 import { big, UNICODE } from "./model.ts";

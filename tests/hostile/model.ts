@@ -1,5 +1,5 @@
 /** The shape of hostile-input cases and the small file functions their setups use. */
-import { dirname, join } from "../../lib/core/std.ts";
+import { dirname, join } from "../../lib/infra/std.ts";
 import type { Fixture } from "./fixture.ts";
 
 export interface HostileCase {

@@ -7,8 +7,8 @@
  * channel value): that is the answer asked for, not a log.
  */
 import { assert, assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import type { FlagDef } from "../../lib/core/command/spec.ts";
+import { join } from "../../lib/infra/std.ts";
+import type { FlagDef } from "../../lib/infra/command/spec.ts";
 import { loadCommands } from "./cases.ts";
 import { type Fixture, freshFixture } from "./fixture.ts";
 import { type Outcome, runLocal, runReal } from "./runner.ts";

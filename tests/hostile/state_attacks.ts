@@ -6,7 +6,7 @@
  * OS refuses to read, stored fields holding terminal escapes. The calls tried
  * are every command's baseline plus the calls below that reach deeper state.
  */
-import { dirname, join } from "../../lib/core/std.ts";
+import { dirname, join } from "../../lib/infra/std.ts";
 import type { Fixture } from "./fixture.ts";
 import {
   agentsDir,

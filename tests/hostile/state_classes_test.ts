@@ -13,7 +13,7 @@
  * command, or an old one that starts reading some state, is covered at once.
  */
 import { assert, assertEquals } from "@std/assert";
-import { join, relative } from "../../lib/core/std.ts";
+import { join, relative } from "../../lib/infra/std.ts";
 import { baseEnv, ENTRY, peaksArgs, pool } from "../support/cli.ts";
 import { checkState } from "../support/state_check.ts";
 import { runInProcess } from "../support/ctx.ts";

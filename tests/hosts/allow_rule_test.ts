@@ -7,7 +7,7 @@
  * command's default scope is .claude/settings.local.json.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { CLAUDE } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, world } from "./support/scenario.ts";
 import { sequence, text, tools } from "./support/standin.ts";

@@ -6,7 +6,7 @@
  * every record ends done after the orchestrator finalizes each one.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { envelopeIn, returnedResults, subAgentTurn } from "./support/claude_flow.ts";
 import { CLAUDE } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, readJson, world } from "./support/scenario.ts";

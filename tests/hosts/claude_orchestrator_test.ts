@@ -9,7 +9,7 @@
  * host's tools and returns its result JSON; the orchestrator finalizes.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { CLAUDE } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, readJson, world } from "./support/scenario.ts";
 import { envelopeIn, returnedResults, subAgentTurn } from "./support/claude_flow.ts";

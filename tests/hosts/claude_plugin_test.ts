@@ -6,7 +6,7 @@
  * cost docs/skills-install.md records.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { fromFileUrl } from "../../lib/core/std.ts";
+import { fromFileUrl } from "../../lib/infra/std.ts";
 import { ADAPTERS } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, world } from "./support/scenario.ts";
 import { sideAnswer, text, type View } from "./support/standin.ts";

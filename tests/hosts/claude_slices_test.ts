@@ -21,7 +21,7 @@
  * other with a shell redirect; finalize merges both.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { join, resolve } from "../../lib/core/std.ts";
+import { join, resolve } from "../../lib/infra/std.ts";
 import { briefFacts, envelopeIn } from "./support/claude_flow.ts";
 import { CLAUDE } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, readJson, type World, world } from "./support/scenario.ts";

@@ -4,7 +4,7 @@
  * the sub-agents run, and follows when one of them finishes.
  */
 import { assert, assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { CLAUDE } from "./support/hosts.ts";
 import { waitFor, world } from "./support/scenario.ts";
 import { sideAnswer, text, type View } from "./support/standin.ts";

@@ -7,7 +7,7 @@
  * JSON; wait_agent hands it back and the orchestrator finalizes.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { briefFacts, envelopeIn } from "./support/claude_flow.ts";
 import { CODEX } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, readJson, world } from "./support/scenario.ts";

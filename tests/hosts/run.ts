@@ -10,7 +10,7 @@
  * a time (`PEAKS_HOSTS_JOBS`). Arguments are passed on to `deno test`
  * (`--filter`, file paths).
  */
-import { fromFileUrl, join } from "../../lib/core/std.ts";
+import { fromFileUrl, join } from "../../lib/infra/std.ts";
 import { cacheRoot, ensureHost, type HostId, PINNED } from "./support/install.ts";
 
 const REPO = fromFileUrl(new URL("../../", import.meta.url));

@@ -9,7 +9,7 @@
  *
  *     deno run -A tests/permissions/audit.ts [--skip-tests <dir with .jsonl files>]
  */
-import { dirname, join, parseArgs } from "../../lib/core/std.ts";
+import { dirname, join, parseArgs } from "../../lib/infra/std.ts";
 import { cacheDir, REPO } from "../support/cli.ts";
 import { type AuditReport, buildReport, renderMarkdown } from "./report.ts";
 

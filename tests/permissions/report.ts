@@ -44,17 +44,17 @@ export const REASONS: Record<string, string> = {
   "net:localhost":
     "The default headroom address is http://localhost:8787 (the tests use 127.0.0.1).",
   "run:git":
-    "Deno's audit log does not record run checks; peaks starts git by name for gitHead and the commit audit (lib/core/project/git.ts, tested in tests/cli/subagent_finalize_test.ts).",
+    "Deno's audit log does not record run checks; peaks starts git by name for gitHead and the commit audit (lib/infra/git.ts, tested in tests/cli/subagent_finalize_test.ts).",
   "run:claude":
     "Detached mode starts the vendor CLI by name under the supervisor (lib/subagent/detached/, tested with a fake claude on PATH in tests/cli/detached_*_test.ts).",
   "run:codex":
     "Detached mode vendor CLI (same path as claude; tests/cli/detached_run_test.ts uses a fake codex).",
   "run:copilot":
-    "Detached mode vendor CLI (lib/core/ide/vendors.ts lists it; started by name, never through a shell).",
+    "Detached mode vendor CLI (lib/hosts/vendors.ts lists it; started by name, never through a shell).",
   "run:gemini":
-    "Detached mode vendor CLI (lib/core/ide/vendors.ts lists it; started by name, never through a shell).",
+    "Detached mode vendor CLI (lib/hosts/vendors.ts lists it; started by name, never through a shell).",
   "run:opencode":
-    "Detached mode vendor CLI (lib/core/ide/vendors.ts lists it; started by name, never through a shell).",
+    "Detached mode vendor CLI (lib/hosts/vendors.ts lists it; started by name, never through a shell).",
   "run:peaks":
     "The compiled binary starts its own supervisor as `peaks` when the peaks on PATH is the same file (lib/cli/runtime.ts drops the name otherwise; tests/cli/detached_permissions_test.ts).",
   "run:deno":

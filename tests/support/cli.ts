@@ -2,8 +2,8 @@
  * Runs the real entry point the way the compiled binary runs: the permission
  * set from deno.json (-P=peaks), an explicit environment, a temp cwd.
  */
-import { fromFileUrl, join } from "../../lib/core/std.ts";
-import { V8_FLAGS } from "../../lib/core/command/build.ts";
+import { fromFileUrl, join } from "../../lib/infra/std.ts";
+import { V8_FLAGS } from "../../lib/infra/command/build.ts";
 
 export const REPO = fromFileUrl(new URL("../../", import.meta.url));
 export const ENTRY = join(REPO, "peaks.ts");

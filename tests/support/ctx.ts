@@ -1,5 +1,5 @@
 /** An in-process Ctx for unit tests: fixed cwd, env and clock; captured output. */
-import type { Ctx } from "../../lib/core/command/ctx.ts";
+import type { Ctx } from "../../lib/infra/command/ctx.ts";
 import { main } from "../../lib/cli/main.ts";
 
 export interface FakeCtx extends Ctx {

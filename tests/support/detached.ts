@@ -4,7 +4,7 @@
  * files a supervisor leaves behind. Nothing here asserts timings.
  */
 import { assert } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { runPeaks, type RunResult } from "./cli.ts";
 import { exists, writeText } from "./temp.ts";
 

@@ -4,8 +4,8 @@
  * through the real entry point, `mv` and `rm` repairs as plain programs).
  */
 import { assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import { splitCommandLine } from "../../lib/core/shell.ts";
+import { join } from "../../lib/infra/std.ts";
+import { splitCommandLine } from "../../lib/infra/shell.ts";
 import { runPeaks, type RunResult } from "./cli.ts";
 import { copyFixture } from "./fixtures.ts";
 import { runNextAction } from "./next_actions.ts";

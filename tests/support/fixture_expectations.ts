@@ -1,5 +1,5 @@
 /** What the scan must report for each fixture project (shared by unit and CLI tests). */
-import type { ScanResult } from "../../lib/core/scan/result.ts";
+import type { ScanResult } from "../../lib/scan/result.ts";
 import type { FixtureName } from "./fixtures.ts";
 
 export type Expected = Pick<ScanResult, "archetype" | "frontendOnly" | "stack">;

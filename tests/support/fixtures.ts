@@ -1,5 +1,5 @@
 /** Fixture projects under tests/fixtures/projects, copied into temp dirs (never used in place). */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { REPO } from "./cli.ts";
 
 export const FIXTURES = join(REPO, "tests", "fixtures", "projects");

@@ -1,7 +1,8 @@
 /**
  * The import graph of `lib/` (plus the entry point), read from the source
  * with Deno's own parser, and the layering rules it must keep:
- * entry -> kernel (lib/cli) -> features (lib/<feature>) -> core (lib/core).
+ * entry -> kernel (lib/cli) -> commands (lib/commands/<group>) -> topics
+ * (lib/<noun>) -> state kinds (lib/state) -> infrastructure (lib/infra).
  */
 
 export interface Edge {
@@ -14,30 +15,45 @@ export interface Edge {
 }
 
 export interface ImportGraph {
-  /** Repo-relative paths with forward slashes: `peaks.ts`, `lib/core/fs/lock.ts`. */
+  /** Repo-relative paths with forward slashes: `peaks.ts`, `lib/infra/fs/lock.ts`. */
   files: string[];
   edges: Edge[];
 }
 
-export type Layer = "entry" | "kernel" | "feature" | "core";
-const FLOOR: Record<Layer, number> = { entry: 0, kernel: 1, feature: 2, core: 3 };
+export type Layer = "entry" | "kernel" | "command" | "topic" | "state" | "infra";
+const FLOOR: Record<Layer, number> = {
+  entry: 0,
+  kernel: 1,
+  command: 2,
+  topic: 3,
+  state: 4,
+  infra: 5,
+};
 
+/** Which floor a file sits on, read from its path alone. */
 export function layerOf(file: string): Layer {
   if (!file.startsWith("lib/")) return "entry";
   const top = file.split("/")[1];
-  return top === "cli" ? "kernel" : top === "core" ? "core" : "feature";
+  if (top === "cli") return "kernel";
+  if (top === "commands") return "command";
+  if (top === "state") return "state";
+  if (top === "infra") return "infra";
+  return "topic";
 }
 
-/** The folder a file answers to: `lib/<feature>` for features, the noun folder for core. */
+/**
+ * The unit a file answers to: `lib/commands/<group>` for commands, the folder
+ * that holds it for infrastructure, `lib/<topic>` for everything else.
+ */
 export function ownerOf(file: string): string {
   const parts = file.split("/");
-  if (layerOf(file) === "core") {
-    return parts.slice(0, Math.max(2, Math.min(3, parts.length - 1))).join("/");
-  }
-  return parts.slice(0, Math.min(2, parts.length - 1)).join("/") || ".";
+  const layer = layerOf(file);
+  if (layer === "entry") return ".";
+  if (layer === "command" || layer === "infra") return parts.slice(0, -1).join("/");
+  return parts.slice(0, 2).join("/");
 }
 
-/** The top-level folder of lib (`cli`, `core`, `subagent`), or `entry`. */
+/** The top-level folder of lib (`cli`, `commands`, `request`), or `entry`. */
 export function topFolder(file: string): string {
   return file.startsWith("lib/") ? file.split("/")[1] : "entry";
 }
@@ -147,11 +163,11 @@ export function readImportGraph(root: string): RepoGraph {
 }
 
 export interface Problem {
-  rule: "upward" | "kernel-eager" | "cross-feature" | "private" | "cycle";
+  rule: "upward" | "kernel-eager" | "cross-command" | "private" | "cycle" | "topic-cycle";
   message: string;
 }
 
-/** The kernel's one allowed way down to a feature: the table's lazy imports. */
+/** The kernel's one allowed way down to a command: the table's lazy imports. */
 const TABLE = "lib/cli/table.ts";
 
 export function layeringProblems(graph: ImportGraph): Problem[] {
@@ -165,19 +181,16 @@ export function layeringProblems(graph: ImportGraph): Problem[] {
         message: `${arrow}: ${from} imports ${to}, which sits above it`,
       });
     }
-    if (from === "kernel" && to === "feature" && !(edge.from === TABLE && edge.dynamic)) {
+    if (from === "kernel" && to === "command" && !(edge.from === TABLE && edge.dynamic)) {
       problems.push({
         rule: "kernel-eager",
-        message: `${arrow}: the kernel reaches features only through the table's lazy imports`,
+        message: `${arrow}: the kernel reaches commands only through the table's lazy imports`,
       });
     }
-    if (
-      from === "feature" && to === "feature" && topFolder(edge.from) !== topFolder(edge.to) &&
-      !edge.to.endsWith("/mod.ts")
-    ) {
+    if (from === "command" && to === "command" && ownerOf(edge.from) !== ownerOf(edge.to)) {
       problems.push({
-        rule: "cross-feature",
-        message: `${arrow}: a feature reaches another only through its mod.ts`,
+        rule: "cross-command",
+        message: `${arrow}: what two command groups share belongs in a topic`,
       });
     }
     if (isPrivate(edge.to) && !edge.from.startsWith(`${ownerOf(edge.to)}/`)) {
@@ -190,7 +203,25 @@ export function layeringProblems(graph: ImportGraph): Problem[] {
   for (const cycle of eagerCycles(graph)) {
     problems.push({ rule: "cycle", message: `import cycle: ${cycle.join(" -> ")}` });
   }
+  for (const cycle of eagerCycles(topicGraph(graph))) {
+    problems.push({
+      rule: "topic-cycle",
+      message: `topics import each other: ${cycle.join(" -> ")}`,
+    });
+  }
   return problems;
+}
+
+/** The topic folders and the imports that load code between them, as a graph of its own. */
+export function topicGraph(graph: ImportGraph): ImportGraph {
+  const edges = new Map<string, Edge>();
+  for (const edge of graph.edges) {
+    if (edge.typeOnly || layerOf(edge.from) !== "topic" || layerOf(edge.to) !== "topic") continue;
+    const [from, to] = [ownerOf(edge.from), ownerOf(edge.to)];
+    if (from !== to) edges.set(`${from} ${to}`, { from, to, dynamic: false, typeOnly: false });
+  }
+  const files = [...new Set([...edges.values()].flatMap((e) => [e.from, e.to]))];
+  return { files, edges: [...edges.values()] };
 }
 
 /** Strongly connected groups of files joined by static imports (Tarjan). */

@@ -4,7 +4,7 @@
  * `pure` declares the update pure, so it is rehearsed while the file is busy.
  */
 import { z } from "zod";
-import { updateJson } from "../../lib/core/fs/json.ts";
+import { updateJson } from "../../lib/infra/fs/json.ts";
 
 const CounterSchema = z.object({ count: z.number().int(), writers: z.array(z.string()) });
 

@@ -3,7 +3,7 @@
  * split exactly as a POSIX shell splits what `commandLine` produced.
  */
 import { type RunOptions, runPeaks, type RunResult } from "./cli.ts";
-import { splitCommandLine } from "../../lib/core/shell.ts";
+import { splitCommandLine } from "../../lib/infra/shell.ts";
 
 /** Plain words and '...' quoting; any other shell syntax fails the test. */
 export const shellWords = splitCommandLine;

@@ -3,7 +3,7 @@
  * around a stand-in executable, and install.sh run with an explicit, offline
  * environment.
  */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { packageTarget, PLUGIN_FILES, sha256Hex, writeChecksums } from "../../release/package.ts";
 import { hostTarget, type Target } from "../../release/targets.ts";
 import { REPO } from "./cli.ts";

@@ -6,9 +6,9 @@
 import { COMMANDS, findCommand, isGroup } from "../../lib/cli/table.ts";
 import { parseCommandArgs } from "../../lib/cli/parse.ts";
 import { splitGlobals } from "../../lib/cli/globals.ts";
-import type { AnyCommand, FlagDef, FlagDefs } from "../../lib/core/command/spec.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
-import { dirname, join, relative } from "../../lib/core/std.ts";
+import type { AnyCommand, FlagDef, FlagDefs } from "../../lib/infra/command/spec.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
+import { dirname, join, relative } from "../../lib/infra/std.ts";
 
 export interface CommandMention {
   file: string;

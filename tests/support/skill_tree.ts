@@ -1,5 +1,5 @@
 /** Fixture skill trees for the skills tests: real folders in a temp dir, never the repository's. */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { writeText } from "./temp.ts";
 
 export function skillMd(

@@ -5,7 +5,7 @@
  * system configuration.
  */
 import { assert } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { writeText } from "./temp.ts";
 import { initWorkspace } from "./subagent.ts";
 

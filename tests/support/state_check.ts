@@ -4,18 +4,18 @@
  * holds only complete operations (see docs/reliability.md for the list).
  * Used after fault injection, load runs and hostile-input cases.
  */
-import { join, relative } from "../../lib/core/std.ts";
-import { SessionBindingSchema, SessionMetaSchema } from "../../lib/core/session/session_schema.ts";
-import { ContextReadingSchema, PresenceSchema } from "../../lib/core/presence/presence_schema.ts";
-import { PreferencesSchema } from "../../lib/core/preferences/preferences_schema.ts";
-import { type DispatchRecord, RecordFileSchema } from "../../lib/core/record/record_schema.ts";
-import { isRecordFileName, isTerminal, MAX_HEARTBEATS } from "../../lib/core/record/names_light.ts";
-import { type Batch, BatchSchema } from "../../lib/core/batch/batch_schema.ts";
-import { ChannelSchema } from "../../lib/core/batch/channel_schema.ts";
-import { parseRequest } from "../../lib/core/request/file.ts";
-import { ScanResultSchema } from "../../lib/core/scan/result_schema.ts";
-import { OverrideLedgerSchema } from "../../lib/core/request/overrides_schema.ts";
-import { readHistory } from "../../lib/core/request/history.ts";
+import { join, relative } from "../../lib/infra/std.ts";
+import { SessionBindingSchema, SessionMetaSchema } from "../../lib/state/session.ts";
+import { ContextReadingSchema, PresenceSchema } from "../../lib/state/presence.ts";
+import { PreferencesSchema } from "../../lib/state/preferences.ts";
+import { type DispatchRecord, RecordFileSchema } from "../../lib/state/record.ts";
+import { isRecordFileName, isTerminal, MAX_HEARTBEATS } from "../../lib/record/names.ts";
+import { type Batch, BatchSchema } from "../../lib/state/batch.ts";
+import { ChannelSchema } from "../../lib/state/channel.ts";
+import { parseRequest } from "../../lib/request/file.ts";
+import { ScanResultSchema } from "../../lib/state/scan_result.ts";
+import { OverrideLedgerSchema } from "../../lib/state/overrides.ts";
+import { readHistory } from "../../lib/request/history.ts";
 import type { z } from "zod";
 
 export interface StateReport {
@@ -273,7 +273,7 @@ function checkLedgers(report: StateReport): void {
       lines.push(...request.history.filter((line) => line.includes("allow-incomplete (")));
     }
     // An entry without its history line is a transition killed before its request was
-    // written: it never happened, and readers do not count it (lib/request/_overrides.ts).
+    // written: it never happened, and readers do not count it (lib/request/overrides.ts).
     for (const entry of ledger.entries) {
       const hit = lines.some((l) => l.startsWith(`${entry.at} `) && l.includes(entry.reason));
       if (!hit) report.orphanOverrides.push(`${rel}: ${entry.at} (${entry.reason})`);

@@ -3,7 +3,7 @@
  * wget). Without its tool such a test is ignored, never passed, and its name says which tool is
  * missing, so a run's output tells what it did not check.
  */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const windows = Deno.build.os === "windows";
 

@@ -2,9 +2,9 @@ import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { cleanOutput, explainCompileFailure } from "../../release/compile_failure.ts";
 import { compileArgs } from "../../release/compile.ts";
 import { installArgs } from "../../release/install_clone.ts";
-import { V8_FLAGS } from "../../lib/core/command/build.ts";
+import { V8_FLAGS } from "../../lib/infra/command/build.ts";
 import { peaksArgs } from "../support/cli.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { REPO_ROOT } from "../../release/package.ts";
 import { readImportGraph } from "../support/import_graph.ts";
 

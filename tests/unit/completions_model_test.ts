@@ -1,8 +1,8 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { buildCompletionModel } from "../../lib/cli/completions/model.ts";
 import { COMMANDS, GROUPS } from "../../lib/cli/table.ts";
-import { defineCommand, type FlagDefs } from "../../lib/core/command/spec.ts";
-import { flag } from "../../lib/core/command/flag.ts";
+import { defineCommand, type FlagDefs } from "../../lib/infra/command/spec.ts";
+import { flag } from "../../lib/infra/command/flag.ts";
 
 Deno.test("the completion model covers every visible command, flag and allowed value in the table", async () => {
   const model = await buildCompletionModel(COMMANDS, GROUPS);

@@ -7,10 +7,10 @@ import {
   tierFor,
   tokenBudgetFor,
   utf8Bytes,
-} from "../../lib/core/prompt_budget/budget.ts";
-import { assertUnderHardLimit } from "../../lib/core/prompt_budget/governance.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
-import { IDES } from "../../lib/core/ide/ide.ts";
+} from "../../lib/budget/budget.ts";
+import { assertUnderHardLimit } from "../../lib/budget/governance.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
+import { IDES } from "../../lib/hosts/registry.ts";
 
 Deno.test("tokens are UTF-8 bytes / 4, rounded up", () => {
   assertEquals(estimateTokens(0), 0);

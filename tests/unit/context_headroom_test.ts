@@ -4,12 +4,12 @@ import {
   compressPrompt,
   describeFailure,
   headroomSettings,
-} from "../../lib/core/prompt_budget/_headroom.ts";
-import { governPrompt, type GovernRequest } from "../../lib/core/prompt_budget/governance.ts";
-import { ideById } from "../../lib/core/ide/ide.ts";
-import { projectLayout } from "../../lib/core/project/paths.ts";
-import type { Project } from "../../lib/core/project/project.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
+} from "../../lib/budget/_headroom.ts";
+import { governPrompt, type GovernRequest } from "../../lib/budget/governance.ts";
+import { ideById } from "../../lib/hosts/registry.ts";
+import { projectLayout } from "../../lib/workspace/paths.ts";
+import type { Project } from "../../lib/workspace/project.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
 import { answer, deadPort, fakeHeadroomProxy } from "../support/headroom_proxy.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 

@@ -1,15 +1,15 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "@std/assert";
-import { clip, redact } from "../../lib/core/redact.ts";
-import { assertId, isoTime, isValidId, newSessionId, printable } from "../../lib/core/ids.ts";
-import { createFileExclusive, writeFileAtomic } from "../../lib/core/fs/files.ts";
-import { guardPath } from "../../lib/core/project/guard.ts";
-import { withLock } from "../../lib/core/fs/lock.ts";
-import { readValidated, updateJson } from "../../lib/core/fs/json.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
-import { projectLayout } from "../../lib/core/project/paths.ts";
-import { shellQuote } from "../../lib/core/shell.ts";
-import { withGitignoreBlock } from "../../lib/core/project/workspace.ts";
-import { contextAction } from "../../lib/core/presence/presence_light.ts";
+import { clip, redact } from "../../lib/infra/redact.ts";
+import { assertId, isoTime, isValidId, newSessionId, printable } from "../../lib/infra/ids.ts";
+import { createFileExclusive, writeFileAtomic } from "../../lib/infra/fs/files.ts";
+import { guardPath } from "../../lib/infra/fs/guard.ts";
+import { withLock } from "../../lib/infra/fs/lock.ts";
+import { readValidated, updateJson } from "../../lib/infra/fs/json.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
+import { projectLayout } from "../../lib/workspace/paths.ts";
+import { shellQuote } from "../../lib/infra/shell.ts";
+import { withGitignoreBlock } from "../../lib/workspace/skeleton.ts";
+import { contextAction } from "../../lib/presence/caller.ts";
 import { z } from "zod";
 import { tempDir } from "../support/temp.ts";
 

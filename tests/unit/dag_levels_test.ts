@@ -1,14 +1,14 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
-import { analyzeDag, DAG_MAX_NODES, type DagAnalysis, parseDag } from "../../lib/core/dag/dag.ts";
-import { DagSchema } from "../../lib/core/dag/dag_schema.ts";
+import { analyzeDag, DAG_MAX_NODES, type DagAnalysis, parseDag } from "../../lib/dag/dag.ts";
+import { DagSchema } from "../../lib/state/slice_dag.ts";
 import {
   type NodeProgress,
   type NodeState,
   pendingProgress,
   stateOf,
-} from "../../lib/core/dag/progress.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
-import { decideNext } from "../../lib/subagent/dag/_schedule.ts";
+} from "../../lib/dag/progress.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
+import { decideNext } from "../../lib/fanout/_schedule.ts";
 
 const node = (id: string, foundation = false) => ({ id, role: "rd", prompt: id, foundation });
 

@@ -1,13 +1,13 @@
 /**
- * The zod-free DAG check and batch reader (lib/core/dag/rules.ts) against
+ * The zod-free DAG check and batch reader (lib/dag/rules.ts) against
  * their schemas (dag_schema.ts): the check says yes only where the schema
  * takes the graph unchanged, the reader reads exactly what the schema reads,
  * and the graphs peaks and the skills write pass the check (so the fast path
  * is the one taken).
  */
 import { assert, assertEquals } from "@std/assert";
-import { batchDagOf, isDag } from "../../lib/core/dag/rules.ts";
-import { BatchDagSchema, DagSchema } from "../../lib/core/dag/dag_schema.ts";
+import { batchDagOf, isDag } from "../../lib/dag/rules.ts";
+import { BatchDagSchema, DagSchema } from "../../lib/state/slice_dag.ts";
 import { mutate, ODD_VALUES } from "../support/mutate.ts";
 import { rng, seedFromEnv } from "../support/prng.ts";
 

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, assertNotEquals, assertRejects } from "@std/assert";
-import { dagHash, parseDag } from "../../lib/core/dag/dag.ts";
-import { DagSchema } from "../../lib/core/dag/dag_schema.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
+import { dagHash, parseDag } from "../../lib/dag/dag.ts";
+import { DagSchema } from "../../lib/state/slice_dag.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
 
 const node = (id: string, extra: Record<string, unknown> = {}) => ({
   id,

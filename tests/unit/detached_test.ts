@@ -1,18 +1,15 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { probeLease } from "../../lib/core/detached/runs.ts";
-import { runNameFor } from "../../lib/core/record/names_light.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
-import { chooseVendor, VENDORS } from "../../lib/core/ide/vendors.ts";
-import { join } from "../../lib/core/std.ts";
-import {
-  HISTORY_BOUNDARY,
-  refuseHistoryBoundary,
-} from "../../lib/subagent/detached/_history_boundary.ts";
-import { composeDetachedPrompt } from "../../lib/subagent/_instructions.ts";
-import { findResult } from "../../lib/subagent/detached/_result_scan.ts";
-import { progressAt } from "../../lib/subagent/detached/_supervised_run.ts";
-import { invocation, VENDOR_CLI } from "../../lib/subagent/detached/_vendor_cli.ts";
-import type { RuntimeArgs } from "../../lib/subagent/dispatch/_runtime_args.ts";
+import { probeLease } from "../../lib/detached/runs.ts";
+import { runNameFor } from "../../lib/record/names.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
+import { chooseVendor, VENDORS } from "../../lib/hosts/vendors.ts";
+import { join } from "../../lib/infra/std.ts";
+import { HISTORY_BOUNDARY, refuseHistoryBoundary } from "../../lib/detached/_history_boundary.ts";
+import { composeDetachedPrompt } from "../../lib/dispatch/instructions.ts";
+import { findResult } from "../../lib/detached/_result_scan.ts";
+import { progressAt } from "../../lib/detached/supervised_run.ts";
+import { invocation, VENDOR_CLI } from "../../lib/detached/vendor_cli.ts";
+import type { RuntimeArgs } from "../../lib/dispatch/runtime_args.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 
 const RESULT = { role: "rd", rid: "001", status: "ok", artefacts: ["a.md"], warnings: [] };

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { REPO } from "../support/cli.ts";
 import { checkDocs, commandMentions } from "../support/skill_contract.ts";
 

@@ -1,16 +1,16 @@
 import { assertEquals, assertStringIncludes } from "@std/assert";
-import { PeaksError } from "../../lib/core/errors.ts";
-import { projectLayout } from "../../lib/core/project/paths.ts";
-import { strayCandidates } from "../../lib/doctor/_check_root_files.ts";
-import { selfFinding } from "../../lib/doctor/_check_runtime.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
+import { projectLayout } from "../../lib/workspace/paths.ts";
+import { strayCandidates } from "../../lib/doctor/check_root_files.ts";
+import { selfFinding } from "../../lib/doctor/check_runtime.ts";
 import {
   type Check,
   type CheckInput,
   MAX_PATHS,
   runCheck,
   somePaths,
-} from "../../lib/doctor/_model.ts";
-import { renderDoctor } from "../../lib/doctor/_render.ts";
+} from "../../lib/doctor/model.ts";
+import { renderDoctor } from "../../lib/doctor/render.ts";
 import { fakeCtx, runInProcess } from "../support/ctx.ts";
 import { tempDir } from "../support/temp.ts";
 

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { readGitHead } from "../../lib/core/project/git.ts";
+import { readGitHead } from "../../lib/infra/git.ts";
 import { tempDir } from "../support/temp.ts";
 
 async function git(cwd: string, ...args: string[]): Promise<string> {

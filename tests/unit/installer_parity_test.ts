@@ -9,7 +9,7 @@ import { stampInstaller } from "../../release/installers.ts";
 import { INSTALL_PS1, INSTALL_SH } from "../support/release.ts";
 import { needs } from "../support/tools.ts";
 import { tempDir } from "../support/temp.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 const sh = await Deno.readTextFile(INSTALL_SH);
 const ps1 = await Deno.readTextFile(INSTALL_PS1);

@@ -2,11 +2,11 @@ import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { COMMANDS, dottedName } from "../../lib/cli/table.ts";
 import { parseCommandArgs } from "../../lib/cli/parse.ts";
 import { splitGlobals } from "../../lib/cli/globals.ts";
-import { defineCommand, type FlagDefs, parseDuration } from "../../lib/core/command/spec.ts";
-import { flag } from "../../lib/core/command/flag.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
-import { VERSION } from "../../lib/core/command/build.ts";
-import { nearest } from "../../lib/core/command/suggest.ts";
+import { defineCommand, type FlagDefs, parseDuration } from "../../lib/infra/command/spec.ts";
+import { flag } from "../../lib/infra/command/flag.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
+import { VERSION } from "../../lib/infra/command/build.ts";
+import { nearest } from "../../lib/infra/command/suggest.ts";
 import { runInProcess } from "../support/ctx.ts";
 
 const sample = defineCommand({

@@ -53,7 +53,7 @@ Deno.test("the zod-free splits (`*_light.ts`) load no zod and no npm package but
       closure.has(b.from) && !b.dynamic && !b.typeOnly && !b.specifier.startsWith("@std/")
     );
     assertEquals(heavy.map((b) => `${b.from} imports ${b.specifier}`), [], file);
-    assert(!closure.has("lib/core/zod.ts"), `${file} reaches lib/core/zod.ts`);
+    assert(!closure.has("lib/infra/zod.ts"), `${file} reaches lib/infra/zod.ts`);
   }
 });
 
@@ -70,27 +70,27 @@ const synthetic = (edges: [string, string, ("dynamic" | "type")?][]): ImportGrap
 
 Deno.test("the layering check fails on an upward import", () => {
   const rules = layeringProblems(synthetic([
-    ["lib/core/record/record.ts", "lib/subagent/heartbeat.ts"],
-    ["lib/subagent/heartbeat.ts", "lib/cli/envelope.ts", "type"],
+    ["lib/record/record.ts", "lib/commands/sub-agent/heartbeat.ts"],
+    ["lib/commands/sub-agent/heartbeat.ts", "lib/cli/envelope.ts", "type"],
   ])).map((p) => p.rule);
   assertEquals(rules, ["upward", "upward"]);
 });
 
 Deno.test("the layering check fails on a reach into another folder's private file", () => {
   const problems = layeringProblems(synthetic([
-    ["lib/doctor/doctor.ts", "lib/skills/_install_root.ts"],
-    ["lib/subagent/list.ts", "lib/core/scan/_legacy.ts"],
-    ["lib/subagent/dispatch.ts", "lib/subagent/detached/_dispatch.ts"],
-    ["lib/core/scan/scan.ts", "lib/core/scan/_legacy.ts"],
+    ["lib/commands/doctor/doctor.ts", "lib/skills/install_root.ts"],
+    ["lib/commands/sub-agent/list.ts", "lib/scan/_legacy.ts"],
+    ["lib/commands/sub-agent/dispatch.ts", "lib/detached/dispatch.ts"],
+    ["lib/scan/scan.ts", "lib/scan/_legacy.ts"],
   ]));
   assertEquals(problems.map((p) => p.rule), ["cross-feature", "private", "private"]);
 });
 
 Deno.test("the layering check lets the kernel reach features only through the table, lazily", () => {
   const problems = layeringProblems(synthetic([
-    ["lib/cli/table.ts", "lib/session/info.ts", "dynamic"],
-    ["lib/cli/table.ts", "lib/session/list.ts"],
-    ["lib/cli/main.ts", "lib/session/info.ts", "dynamic"],
+    ["lib/cli/table.ts", "lib/commands/session/info.ts", "dynamic"],
+    ["lib/cli/table.ts", "lib/commands/session/list.ts"],
+    ["lib/cli/main.ts", "lib/commands/session/info.ts", "dynamic"],
   ]));
   assertEquals(problems.map((p) => p.rule), ["kernel-eager", "kernel-eager"]);
 });
@@ -109,9 +109,9 @@ Deno.test("the layering check fails on an eager cycle, not on a lazy one", () =>
 Deno.test("floors count folders along the longest chain", () => {
   const five = synthetic([
     ["peaks.ts", "lib/cli/main.ts"],
-    ["lib/cli/table.ts", "lib/doctor/doctor.ts", "dynamic"],
-    ["lib/doctor/doctor.ts", "lib/skills/mod.ts"],
-    ["lib/skills/mod.ts", "lib/core/errors.ts"],
+    ["lib/cli/table.ts", "lib/commands/doctor/doctor.ts", "dynamic"],
+    ["lib/commands/doctor/doctor.ts", "lib/skills/mod.ts"],
+    ["lib/skills/mod.ts", "lib/infra/errors.ts"],
   ]);
   assertEquals(floors(five), {
     count: 5,

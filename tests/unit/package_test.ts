@@ -4,8 +4,8 @@
  * wrong header fails even on a machine without unzip.
  */
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import { VERSION } from "../../lib/core/command/build.ts";
+import { join } from "../../lib/infra/std.ts";
+import { VERSION } from "../../lib/infra/command/build.ts";
 import { crc32, tarGz, zip } from "../../release/archive.ts";
 import { packageTarget, projectVersion, sha256Hex, writeChecksums } from "../../release/package.ts";
 import { ReleaseError } from "../../release/errors.ts";

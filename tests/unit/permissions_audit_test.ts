@@ -5,7 +5,7 @@
  * `deno task audit:permissions` and review the new report.
  */
 import { assert, assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { REPO } from "../support/cli.ts";
 import type { AuditReport } from "../permissions/report.ts";
 

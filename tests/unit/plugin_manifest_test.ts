@@ -4,7 +4,7 @@
  * for. The real `claude plugin validate` run is recorded in docs/skills-install.md.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { join, relative } from "../../lib/core/std.ts";
+import { join, relative } from "../../lib/infra/std.ts";
 import { projectVersion } from "../../release/package.ts";
 import { REPO } from "../support/cli.ts";
 

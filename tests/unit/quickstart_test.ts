@@ -3,7 +3,7 @@
  * without Deno, and every way a README can lose them.
  */
 import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { quickStartCommands, QuickStartError } from "../../.ci/quickstart.ts";
 import { REPO } from "../support/cli.ts";
 

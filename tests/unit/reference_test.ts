@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { commandReference } from "../../lib/cli/reference.ts";
+import { commandReference } from "../../tools/reference.ts";
 
 Deno.test("docs/commands.md matches the command table (run `deno task docs` after changing a command)", async () => {
   const committed = await Deno.readTextFile(new URL("../../docs/commands.md", import.meta.url));

@@ -1,12 +1,12 @@
 import { assert, assertEquals } from "@std/assert";
-import { REQUEST_ROLES, type RequestRole } from "../../lib/core/request/file.ts";
+import { REQUEST_ROLES, type RequestRole } from "../../lib/request/file.ts";
 import {
   allowedTargets,
   checkMove,
   needsConfirm,
   ROLE_PATHS,
   roleStates,
-} from "../../lib/request/_graph.ts";
+} from "../../lib/request/graph.ts";
 
 const GRAPHS: Record<RequestRole, [string, string][]> = {
   prd: [["draft", "confirmed-by-user"], ["confirmed-by-user", "handed-off"]],

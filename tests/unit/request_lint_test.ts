@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
-import { lintText, placeholdersOf } from "../../lib/core/request/lint.ts";
-import { appendHistory, readHistory } from "../../lib/core/request/history.ts";
+import { lintText, placeholdersOf } from "../../lib/request/linter.ts";
+import { appendHistory, readHistory } from "../../lib/request/history.ts";
 
 const FRONT =
   "---\nrid: r1\nrole: prd\ntype: feature\nstate: draft\ncreatedAt: x\nupdatedAt: x\n---\n";

@@ -1,9 +1,9 @@
 import { assertEquals, assertMatch } from "@std/assert";
-import { projectLayout } from "../../lib/core/project/paths.ts";
-import { STANDARDS_BEGIN, STANDARDS_END } from "../../lib/core/standards/block.ts";
-import { REQUEST_TYPES, type RequestRole, type RequestType } from "../../lib/core/request/file.ts";
-import { checkRequirements } from "../../lib/core/request/requirements.ts";
-import { requirementsFor } from "../../lib/core/request/prerequisites.ts";
+import { projectLayout } from "../../lib/workspace/paths.ts";
+import { STANDARDS_BEGIN, STANDARDS_END } from "../../lib/standards/block.ts";
+import { REQUEST_TYPES, type RequestRole, type RequestType } from "../../lib/request/file.ts";
+import { checkRequirements } from "../../lib/request/requirements.ts";
+import { requirementsFor } from "../../lib/request/prerequisites.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 
 const SID = "2026-01-01-session-abc123";

@@ -4,9 +4,9 @@ import {
   renderRequest,
   REQUEST_ROLES,
   type RequestMeta,
-} from "../../lib/core/request/file.ts";
-import { lintText, placeholdersOf } from "../../lib/core/request/lint.ts";
-import { renderTemplate } from "../../lib/request/_templates.ts";
+} from "../../lib/request/file.ts";
+import { lintText, placeholdersOf } from "../../lib/request/linter.ts";
+import { renderTemplate } from "../../lib/request/templates.ts";
 
 Deno.test("every role's template has placeholders and lints with exactly one error per placeholder", () => {
   for (const role of REQUEST_ROLES) {

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
-import { scanProject } from "../../lib/core/scan/scan.ts";
-import { type ArchetypeInput, decideArchetype } from "../../lib/core/scan/_archetype.ts";
+import { scanProject } from "../../lib/scan/scan.ts";
+import { type ArchetypeInput, decideArchetype } from "../../lib/scan/_archetype.ts";
 import { copyFixture, type FixtureName } from "../support/fixtures.ts";
 import { EXPECTED, type Expected } from "../support/fixture_expectations.ts";
 import { tempDir } from "../support/temp.ts";

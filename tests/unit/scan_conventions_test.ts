@@ -1,14 +1,14 @@
 import { assert, assertEquals } from "@std/assert";
-import { gatherFacts } from "../../lib/core/scan/facts.ts";
-import { scanProject } from "../../lib/core/scan/scan.ts";
-import { extractConventions, TO_COMPLETE } from "../../lib/core/scan/existing_system.ts";
+import { gatherFacts } from "../../lib/scan/facts.ts";
+import { scanProject } from "../../lib/scan/scan.ts";
+import { extractConventions, TO_COMPLETE } from "../../lib/scan/conventions.ts";
 import {
   EXISTING_BEGIN,
   EXISTING_END,
   mergeDocument,
   readConventionSections,
   renderDocument,
-} from "../../lib/core/scan/existing_system_doc.ts";
+} from "../../lib/scan/existing_system_doc.ts";
 import { copyFixture } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp.ts";
 

@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
-import { scanProject } from "../../lib/core/scan/scan.ts";
-import { globMatcher, majorOf, pnpmWorkspaceGlobs } from "../../lib/core/scan/facts.ts";
+import { scanProject } from "../../lib/scan/scan.ts";
+import { globMatcher, majorOf, pnpmWorkspaceGlobs } from "../../lib/scan/facts.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 
 const NOW = new Date("2026-11-29T12:00:00Z");

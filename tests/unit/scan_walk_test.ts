@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { readProjectText, walkProject } from "../../lib/core/scan/walk.ts";
+import { readProjectText, walkProject } from "../../lib/scan/walk.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 
 Deno.test("the walk skips dependency, build and peaks folders and sorts breadth-first", async () => {

@@ -6,31 +6,31 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import type { z } from "zod";
-import { join } from "../../lib/core/std.ts";
-import { fits, type Shape } from "../../lib/core/shape/shape.ts";
-import { shapeOf } from "../../lib/core/shape/from_zod.ts";
-import * as shapes from "../../lib/core/shape/shapes.ts";
+import { join } from "../../lib/infra/std.ts";
+import { fits, type Shape } from "../../lib/infra/shape/shape.ts";
+import { shapeOf } from "../../tools/shape_from_zod.ts";
+import * as shapes from "../../lib/state/shapes.ts";
 import {
   DispatchRecordSchema,
   RecordFileSchema,
   SubAgentResultSchema,
-} from "../../lib/core/record/record_schema.ts";
-import { SessionBindingSchema, SessionMetaSchema } from "../../lib/core/session/session_schema.ts";
-import { ContextReadingSchema, PresenceSchema } from "../../lib/core/presence/presence_schema.ts";
-import { BatchSchema } from "../../lib/core/batch/batch_schema.ts";
-import { ChannelSchema } from "../../lib/core/batch/channel_schema.ts";
-import { PreferencesSchema } from "../../lib/core/preferences/preferences_schema.ts";
-import { RequestMetaSchema } from "../../lib/core/request/file_schema.ts";
-import { ScanResultSchema } from "../../lib/core/scan/result_schema.ts";
-import { OverrideLedgerSchema } from "../../lib/core/request/overrides_schema.ts";
-import { SwarmPlanSchema } from "../../lib/core/swarm/plan_schema.ts";
-import { splitFrontMatter } from "../../lib/core/request/file.ts";
+} from "../../lib/state/record.ts";
+import { SessionBindingSchema, SessionMetaSchema } from "../../lib/state/session.ts";
+import { ContextReadingSchema, PresenceSchema } from "../../lib/state/presence.ts";
+import { BatchSchema } from "../../lib/state/batch.ts";
+import { ChannelSchema } from "../../lib/state/channel.ts";
+import { PreferencesSchema } from "../../lib/state/preferences.ts";
+import { RequestMetaSchema } from "../../lib/state/request.ts";
+import { ScanResultSchema } from "../../lib/state/scan_result.ts";
+import { OverrideLedgerSchema } from "../../lib/state/overrides.ts";
+import { SwarmPlanSchema } from "../../lib/state/swarm_plan.ts";
+import { splitFrontMatter } from "../../lib/request/file.ts";
 import { initWorkspace } from "../support/subagent.ts";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { rng } from "../support/prng.ts";
 import { mutate } from "../support/mutate.ts";
-import { z as zod } from "../../lib/core/zod.ts";
+import { z as zod } from "../../lib/infra/zod.ts";
 
 const PAIRS: [string, Shape, z.ZodType, z.ZodType][] = [
   ["record", shapes.RECORD_SHAPE, DispatchRecordSchema, RecordFileSchema],

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import { checkSkillFile } from "../../lib/core/skills/_frontmatter.ts";
-import { sectionFor } from "../../lib/subagent/dispatch/_role_section.ts";
+import { join } from "../../lib/infra/std.ts";
+import { checkSkillFile } from "../../lib/skills/_frontmatter.ts";
+import { sectionFor } from "../../lib/dispatch/role_section.ts";
 import { REPO } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { checkSkillsTree, commandMentions, markdownFiles } from "../support/skill_contract.ts";

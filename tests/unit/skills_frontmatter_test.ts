@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { checkSkillFile, splitSkillDocument } from "../../lib/core/skills/_frontmatter.ts";
+import { checkSkillFile, splitSkillDocument } from "../../lib/skills/_frontmatter.ts";
 
 function fields(issues: { field?: string }[]): (string | undefined)[] {
   return issues.map((i) => i.field);

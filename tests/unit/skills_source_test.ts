@@ -1,11 +1,7 @@
 import { assertEquals, assertMatch, assertRejects } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
-import {
-  locateSkillsSource,
-  readSkillsSource,
-  type SourceProbe,
-} from "../../lib/core/skills/source.ts";
+import { join } from "../../lib/infra/std.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
+import { locateSkillsSource, readSkillsSource, type SourceProbe } from "../../lib/skills/source.ts";
 import { fakeCtx } from "../support/ctx.ts";
 import { tempDir } from "../support/temp.ts";
 import { skillMd, standardTree, writeTree } from "../support/skill_tree.ts";

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { runInProcess } from "../support/ctx.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
 import { snapshot, standardTree } from "../support/skill_tree.ts";

@@ -1,5 +1,5 @@
 import { assertEquals, assertMatch } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { runInProcess } from "../support/ctx.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { skillMd, standardTree, writeTree } from "../support/skill_tree.ts";

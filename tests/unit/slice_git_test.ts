@@ -3,9 +3,9 @@
  * same size in the same second as its checkout still counts as changed.
  */
 import { assertEquals, assertNotEquals } from "@std/assert";
-import { workingTree } from "../../lib/core/slice/_git.ts";
+import { workingTree } from "../../lib/slice/_git.ts";
 import { tempDir } from "../support/temp.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 function git(cwd: string, ...args: string[]): string {
   const out = new Deno.Command("git", {

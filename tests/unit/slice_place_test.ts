@@ -6,16 +6,16 @@
  * are recognised as peaks' own, and each must resolve inside its folder for real.
  */
 import { assert, assertEquals, assertRejects } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
-import type { Project } from "../../lib/core/project/project.ts";
+import { join } from "../../lib/infra/std.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
+import type { Project } from "../../lib/workspace/project.ts";
 import {
   ensureWorktreesRoot,
   isPeaksWorktreePath,
   type RepoPlace,
   repoPlace,
   sliceNames,
-} from "../../lib/core/slice/place.ts";
+} from "../../lib/slice/place.ts";
 import { tempDir } from "../support/temp.ts";
 
 function git(cwd: string, ...args: string[]): void {

@@ -1,17 +1,13 @@
 import { assert, assertEquals } from "@std/assert";
-import {
-  checkStandardsBlock,
-  STANDARDS_BEGIN,
-  STANDARDS_END,
-} from "../../lib/core/standards/block.ts";
+import { checkStandardsBlock, STANDARDS_BEGIN, STANDARDS_END } from "../../lib/standards/block.ts";
 import {
   classifyBlock,
   planMarkdownTarget,
   planOwnedFile,
   renderBlock,
-} from "../../lib/core/standards/files.ts";
-import { renderBlockBody } from "../../lib/core/standards/render.ts";
-import { scanProject } from "../../lib/core/scan/scan.ts";
+} from "../../lib/standards/files.ts";
+import { renderBlockBody } from "../../lib/standards/render.ts";
+import { scanProject } from "../../lib/scan/scan.ts";
 import { copyFixture, FIXTURE_NAMES } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp.ts";
 

@@ -1,8 +1,8 @@
 import { assertEquals } from "@std/assert";
-import { join } from "../../lib/core/std.ts";
-import { projectLayout } from "../../lib/core/project/paths.ts";
-import { peekOpenBatch, peekPresence } from "../../lib/statusline/_peek_light.ts";
-import { batchHeader } from "../../lib/core/batch/line_light.ts";
+import { join } from "../../lib/infra/std.ts";
+import { projectLayout } from "../../lib/workspace/paths.ts";
+import { peekOpenBatch, peekPresence } from "../../lib/statusline/peek.ts";
+import { batchHeader } from "../../lib/batch/status_line.ts";
 import { ago, makeRecord, writeBatchOnDisk } from "../support/subagent.ts";
 import { tempDir } from "../support/temp.ts";
 

@@ -4,7 +4,7 @@ import {
   lastBeatAgeSec,
   liveness,
   staleAfterMs,
-} from "../../lib/core/record/liveness.ts";
+} from "../../lib/record/liveness.ts";
 import { makeRecord } from "../support/subagent.ts";
 
 const now = new Date("2026-11-29T12:00:00.000Z");

@@ -3,12 +3,12 @@ import {
   COMMIT_POLICY_TITLE,
   composePrompt,
   needsMcpCheck,
-} from "../../lib/subagent/_instructions.ts";
-import type { RuntimeArgs } from "../../lib/subagent/dispatch/_runtime_args.ts";
-import { pointerPrompt, toolDescription } from "../../lib/subagent/dispatch/_tool_call.ts";
-import { pickVendor } from "../../lib/subagent/dispatch/_ide_not_supported.ts";
-import { keyGlob } from "../../lib/subagent/_channel_access.ts";
-import { ideById } from "../../lib/core/ide/ide.ts";
+} from "../../lib/dispatch/instructions.ts";
+import type { RuntimeArgs } from "../../lib/dispatch/runtime_args.ts";
+import { pointerPrompt, toolDescription } from "../../lib/dispatch/tool_call.ts";
+import { pickVendor } from "../../lib/dispatch/ide_not_supported.ts";
+import { keyGlob } from "../../lib/batch/channel_access.ts";
+import { ideById } from "../../lib/hosts/registry.ts";
 import { shellWords } from "../support/next_actions.ts";
 
 function args(overrides: Partial<RuntimeArgs> = {}): RuntimeArgs {

@@ -6,17 +6,17 @@ import {
   assertRejects,
   assertThrows,
 } from "@std/assert";
-import { parseRecord } from "../../lib/core/record/record.ts";
-import { migrateRecord } from "../../lib/core/record/record_schema.ts";
+import { parseRecord } from "../../lib/record/record.ts";
+import { migrateRecord } from "../../lib/state/record.ts";
 import {
   assertRole,
   isRecordFileName,
   RECORD_VERSION,
   recordFileName,
   roleFileName,
-} from "../../lib/core/record/names_light.ts";
-import { ID_PATTERN } from "../../lib/core/ids.ts";
-import { PeaksError } from "../../lib/core/errors.ts";
+} from "../../lib/record/names.ts";
+import { ID_PATTERN } from "../../lib/infra/ids.ts";
+import { PeaksError } from "../../lib/infra/errors.ts";
 import { makeRecord } from "../support/subagent.ts";
 
 Deno.test("an unversioned record of the earlier format is migrated with fresh-record defaults", async () => {

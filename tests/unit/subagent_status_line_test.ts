@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { batchStatusLine, memberView } from "../../lib/subagent/_batch_members.ts";
-import type { RecordStatus } from "../../lib/core/record/names_light.ts";
+import { batchStatusLine, memberView } from "../../lib/batch/members.ts";
+import type { RecordStatus } from "../../lib/record/names.ts";
 import { makeRecord } from "../support/subagent.ts";
 
 const now = new Date("2026-11-29T12:00:00.000Z");

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { degradation } from "../../lib/swarm/_gate_b.ts";
+import { degradation } from "../../lib/swarm/gate_b.ts";
 import {
   applyChoice,
   FRONTEND_KEYWORDS,
@@ -7,7 +7,7 @@ import {
   modeDecidesAlone,
   plannedRoles,
   prdSearchText,
-} from "../../lib/swarm/_plan_rules.ts";
+} from "../../lib/swarm/plan_rules.ts";
 
 Deno.test("the keyword list is exactly the spec's, Chinese and English", () => {
   assertEquals(FRONTEND_KEYWORDS, [

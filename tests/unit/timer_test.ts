@@ -1,12 +1,12 @@
 /**
- * The timers built on `AbortSignal.timeout` (lib/core/timer.ts): they fire,
+ * The timers built on `AbortSignal.timeout` (lib/infra/timer.ts): they fire,
  * repeat and cancel like setTimeout/setInterval, a cancelled one does not
  * hold the process open, and lib makes none of the calls whose first use is slow.
  */
 import { assert, assertEquals } from "@std/assert";
-import { after, every, sleep, within } from "../../lib/core/timer.ts";
+import { after, every, sleep, within } from "../../lib/infra/timer.ts";
 import { REPO } from "../support/cli.ts";
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 
 Deno.test("sleep and after fire; within gives the work's value or undefined", async () => {
   await sleep(1);
@@ -46,7 +46,7 @@ async function runChild(code: string): Promise<{ code: number; stdout: string }>
   const dir = await Deno.makeTempDir();
   try {
     const file = join(dir, "child.ts");
-    const timer = new URL("../../lib/core/timer.ts", import.meta.url).href;
+    const timer = new URL("../../lib/infra/timer.ts", import.meta.url).href;
     await Deno.writeTextFile(file, `import { after, every } from "${timer}";\n${code}\n`);
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-q", "--no-config", "--no-lock", file],
@@ -77,16 +77,16 @@ Deno.test("a pending timer keeps the process alive; a cancelled one does not", a
 const TRAPS: Array<{ pattern: RegExp; why: string; allowed?: string }> = [
   {
     pattern: /\b(setTimeout|setInterval)\s*\(/,
-    why: "loads the Node timer classes (~12 ms): use lib/core/timer.ts",
+    why: "loads the Node timer classes (~12 ms): use lib/infra/timer.ts",
     allowed: join("core", "timer.ts"),
   },
   {
     pattern: /\.localeCompare\s*\(|\bIntl\./,
-    why: "builds an ICU collator or formatter (10-25 ms): use compareText from lib/core/ids.ts",
+    why: "builds an ICU collator or formatter (10-25 ms): use compareText from lib/infra/ids.ts",
   },
   {
     pattern: /\.toISOString\s*\(/,
-    why: "costs about 1 ms on its first call: use isoTime from lib/core/ids.ts",
+    why: "costs about 1 ms on its first call: use isoTime from lib/infra/ids.ts",
     allowed: join("core", "ids.ts"),
   },
 ];

@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
-import { detect1x } from "../../lib/upgrade/_detect.ts";
-import { resolveProject } from "../../lib/core/project/project.ts";
+import { detect1x } from "../../lib/upgrade/detect.ts";
+import { resolveProject } from "../../lib/workspace/project.ts";
 import { fakeCtx } from "../support/ctx.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 

@@ -5,8 +5,8 @@
  * the real CLIs). Choice values are checked too where the help lists them.
  */
 import { assert } from "@std/assert";
-import { VENDOR_PERMISSIONS, VENDORS } from "../../lib/core/ide/vendors.ts";
-import { invocation, VENDOR_CLI } from "../../lib/subagent/detached/_vendor_cli.ts";
+import { VENDOR_PERMISSIONS, VENDORS } from "../../lib/hosts/vendors.ts";
+import { invocation, VENDOR_CLI } from "../../lib/detached/vendor_cli.ts";
 import { HELP_PAGES, helpFile } from "../hosts/support/help.ts";
 
 /** Flags whose value is free text (a prompt, a path, a rule, a config override). */

@@ -5,8 +5,8 @@
  * login problems, and the final message the return JSON is taken from.
  */
 import { assertEquals } from "@std/assert";
-import type { Vendor } from "../../lib/core/ide/vendors.ts";
-import { VendorOutput } from "../../lib/subagent/detached/_vendor_output.ts";
+import type { Vendor } from "../../lib/hosts/vendors.ts";
+import { VendorOutput } from "../../lib/detached/vendor_output.ts";
 
 function read(vendor: Vendor, stdout: string, stderr = "", split = 7) {
   const output = new VendorOutput(vendor);

@@ -1,11 +1,11 @@
 /**
  * lib/core/vendor holds the std functions peaks uses, bundled from deno-std
- * into one module per package (lib/core/vendor/generate.ts). The committed
+ * into one module per package (tools/vendor.ts). The committed
  * bundles must be exactly what `deno task vendor` makes from the locked
  * package, so they can never drift from it.
  */
 import { assertEquals } from "@std/assert";
-import { BUNDLES, renderBundle } from "../../lib/core/vendor/generate.ts";
+import { BUNDLES, renderBundle } from "../../tools/vendor.ts";
 
 for (const file of Object.keys(BUNDLES)) {
   Deno.test(`lib/core/vendor/${file} is deno-std bundled as is (run \`deno task vendor\`)`, async () => {

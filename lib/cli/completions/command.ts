@@ -1,4 +1,4 @@
-import { defineCommand } from "../../core/command/spec.ts";
+import { defineCommand } from "../../infra/command/spec.ts";
 import type { CommandEntry } from "../entry.ts";
 import { buildCompletionModel, type CompletionModel } from "./model.ts";
 import { bashScript } from "./bash.ts";

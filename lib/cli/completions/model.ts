@@ -5,7 +5,7 @@
  */
 import type { CommandEntry } from "../entry.ts";
 import { GLOBAL_FLAGS } from "../globals.ts";
-import type { AnyCommand, FlagDefs } from "../../core/command/spec.ts";
+import type { AnyCommand, FlagDefs } from "../../infra/command/spec.ts";
 
 export interface CompletionFlag {
   /** With the dashes: `--agent`. */

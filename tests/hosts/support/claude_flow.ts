@@ -4,7 +4,7 @@
  * follows a pointer brief, and the return JSON inside the notification of a
  * background agent that finished.
  */
-import { join } from "../../../lib/core/std.ts";
+import { join } from "../../../lib/infra/std.ts";
 import { CLAUDE } from "./hosts.ts";
 import { text, tools, type Turn, type View } from "./standin.ts";
 

@@ -7,7 +7,7 @@
  * reason name what happened).
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { join } from "../../../lib/core/std.ts";
+import { join } from "../../../lib/infra/std.ts";
 import type { HostAdapter } from "./hosts.ts";
 import { detachedBrief, HOST_TIMEOUT_MS, returnJson, runDetached, world } from "./scenario.ts";
 import {

@@ -4,7 +4,7 @@
  * records them again). The unit suite checks peaks' vendor argv against
  * these files; the host suite checks that they are what the real CLIs print.
  */
-import { fromFileUrl, join } from "../../../lib/core/std.ts";
+import { fromFileUrl, join } from "../../../lib/infra/std.ts";
 import type { HostId } from "./install.ts";
 
 export const HELP_DIR = fromFileUrl(new URL("../../fixtures/hosts/help/", import.meta.url));

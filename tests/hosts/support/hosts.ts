@@ -3,7 +3,7 @@
  * config files in the private HOME), which API family it speaks, and the
  * names and inputs of its own tools, as verified against the pinned CLIs.
  */
-import { join } from "../../../lib/core/std.ts";
+import { join } from "../../../lib/infra/std.ts";
 import { anthropic, chat, gemini, responses } from "./families.ts";
 import type { HostId } from "./install.ts";
 import type { Sandbox } from "./sandbox.ts";

@@ -6,7 +6,7 @@
  * answered `--version` (a marker file says so); a failed or hung npm is a
  * clear error, never a wait without end.
  */
-import { join } from "../../../lib/core/std.ts";
+import { join } from "../../../lib/infra/std.ts";
 
 export type HostId = "claude" | "codex" | "gemini" | "opencode" | "copilot" | "qwen";
 

@@ -6,7 +6,7 @@
  * a loopback black hole, so whatever a host tries to reach besides the
  * stand-in is refused on this machine and recorded.
  */
-import { dirname, join } from "../../../lib/core/std.ts";
+import { dirname, join } from "../../../lib/infra/std.ts";
 import { cacheDir, peaksArgs } from "../../support/cli.ts";
 import { ensureHost, type HostId, PINNED } from "./install.ts";
 import { type BlackHole, startBlackHole } from "./blackhole.ts";

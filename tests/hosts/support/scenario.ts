@@ -4,7 +4,7 @@
  * the files a detached run leaves behind. Nothing here asserts timings.
  */
 import { assert } from "@std/assert";
-import { join } from "../../../lib/core/std.ts";
+import { join } from "../../../lib/infra/std.ts";
 import type { HostAdapter } from "./hosts.ts";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox.ts";
 import { type Script, type StandIn, startStandIn, type View } from "./standin.ts";

@@ -1,0 +1,113 @@
+/**
+ * What must exist on disk before a request may enter a state, per role and
+ * request type (docs/requests.md has the same table for people). A heading
+ * requirement is an exact line: `## Test Cases` does not satisfy `## Test cases`.
+ */
+import type { Layout } from "../workspace/paths.ts";
+import type { Requirement } from "./requirements.ts";
+import type { Project } from "../workspace/project.ts";
+import {
+  readRequest,
+  REQUEST_TYPES,
+  type RequestMeta,
+  type RequestRole,
+  type RequestType,
+} from "./file.ts";
+
+interface Rule {
+  types: readonly RequestType[];
+  file: (layout: Layout, sid: string, rid: string) => string;
+  headings?: string[];
+  placeholderFree?: boolean;
+  /** Gate G: the file's peaks managed block names the stack. */
+  standards?: boolean;
+}
+
+const ALL = REQUEST_TYPES;
+const BUILD = ["feature", "refactor"] as const;
+const PLANNED = ["feature", "bugfix", "refactor"] as const;
+const NOT_DOCS = ["feature", "bugfix", "refactor", "config", "chore"] as const;
+
+const designDraft: Rule = {
+  types: ALL,
+  file: (l, sid) => l.uiDesignDraft(sid),
+  placeholderFree: true,
+};
+
+export const PREREQUISITES: Record<string, Rule[]> = {
+  "prd:confirmed-by-user": [{
+    types: ALL,
+    file: (l, sid, rid) => l.request(sid, "prd", rid),
+    headings: ["## Goals", "## Acceptance criteria"],
+  }],
+  "ui:direction-locked": [designDraft],
+  "ui:handed-off": [designDraft],
+  "rd:spec-locked": [
+    { types: BUILD, file: (l, sid) => l.rdTechDoc(sid) },
+    {
+      types: ["bugfix"],
+      file: (l, sid, rid) => l.rdBugAnalysis(sid, rid),
+      headings: ["## Root cause", "## Fix approach"],
+    },
+  ],
+  "rd:qa-handoff": [{
+    types: NOT_DOCS,
+    file: (l, sid) => l.rdCodeReview(sid),
+    headings: ["## Findings"],
+  }],
+  "qa:running": [{
+    types: PLANNED,
+    file: (l, sid, rid) => l.qaTestCases(sid, rid),
+    headings: ["## Test cases"],
+  }],
+  "qa:verdict-issued": [{
+    types: NOT_DOCS,
+    file: (l, sid, rid) => l.qaTestReport(sid, rid),
+    headings: ["## Test execution"],
+  }],
+  "sc:impact-recorded": [{ types: ALL, file: (l, sid, rid) => l.scImpact(sid, rid) }],
+  "txt:finalized": [
+    { types: ALL, file: (l, sid, rid) => l.txtHandoff(sid, rid) },
+    { types: ALL, file: (l) => l.claudeMd, standards: true },
+  ],
+};
+
+/** The files a request of `type` needs before entering `role:to`. */
+export function requirementsFor(
+  layout: Layout,
+  sid: string,
+  role: RequestRole,
+  type: RequestType,
+  rid: string,
+  to: string,
+): Requirement[] {
+  return (PREREQUISITES[`${role}:${to}`] ?? [])
+    .filter((rule) => rule.types.includes(type))
+    .map((rule) => ({
+      path: rule.file(layout, sid, rid),
+      headings: rule.headings ?? [],
+      placeholderFree: rule.placeholderFree ?? false,
+      standards: rule.standards ?? false,
+    }));
+}
+
+/**
+ * The files a transition's gate checks, including what depends on the workflow's state: in the
+ * RD-QA repair loop, RD's hand-off to QA needs a code review written after QA returned the work,
+ * so a review left over from the previous round does not pass.
+ */
+export async function gateRequirements(
+  project: Project,
+  sid: string,
+  meta: Pick<RequestMeta, "role" | "type" | "rid">,
+  to: string,
+): Promise<Requirement[]> {
+  const requirements = requirementsFor(project.layout, sid, meta.role, meta.type, meta.rid, to);
+  if (meta.role !== "rd" || to !== "qa-handoff" || requirements.length === 0) return requirements;
+  const qa = await readRequest(project, sid, "qa", meta.rid).catch(() => undefined);
+  if (qa?.meta.state !== "verdict-issued" || qa.meta.verdict !== "return-to-rd") {
+    return requirements;
+  }
+  const at = qa.meta.updatedAt;
+  return requirements.map((r) => ({ ...r, newerThan: { at, event: "QA's return-to-rd verdict" } }));
+}

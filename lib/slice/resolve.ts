@@ -1,0 +1,98 @@
+/**
+ * The orchestrator's choices for a slice in conflict, each keeping the
+ * refused slice's patch where it is (nothing is lost):
+ *
+ * - keep main:  the main tree stays as it is; the slice's checkout goes.
+ * - keep slice: for the conflicting files the slice's version replaces the
+ *               main tree's; the rest of its patch is applied as usual.
+ * - redo:       the checkout goes and the node becomes dispatchable again, so
+ *               the next `--from-dag` call sends it out on top of the main tree
+ *               as it is now (its prompt names the earlier patch).
+ */
+import { join } from "../infra/std.ts";
+import { PeaksError } from "../infra/errors.ts";
+import { guardPath } from "../infra/fs/guard.ts";
+import { resolve } from "../infra/std.ts";
+import { writeFileAtomic } from "../infra/fs/files.ts";
+import { applyPatch, blobAt } from "./_git.ts";
+import { removeCheckout, setWorktree, type SliceEntry, type StepContext } from "./_steps.ts";
+
+export type Resolution = "keep-main" | "keep-slice" | "redo";
+
+export function notInConflict(entry: SliceEntry, shown: string): PeaksError {
+  return new PeaksError(
+    "SLICE_NOT_IN_CONFLICT",
+    `${shown} is ${entry.record.worktree.state}, not in conflict: --keep and --redo decide a conflict only.`,
+    { exit: 1, data: { recordPath: shown, state: entry.record.worktree.state } },
+  );
+}
+
+/** Applies one choice; the record moves to merged, discarded or redo and its checkout is removed. */
+export async function resolveConflict(
+  cx: StepContext,
+  entry: SliceEntry,
+  choice: Resolution,
+): Promise<SliceEntry> {
+  if (choice === "keep-slice") {
+    await keepSliceFiles(cx, entry);
+    const next = await setWorktree(cx, entry, {
+      state: "merged",
+      note: `kept this slice's version of ${entry.record.worktree.conflict?.files.join(", ")}`,
+    });
+    return await removeCheckout(cx, next);
+  }
+  const next = await setWorktree(
+    cx,
+    entry,
+    choice === "redo"
+      ? { state: "redo", note: "to be dispatched again on top of the main tree" }
+      : { state: "discarded", note: "the main tree was kept" },
+  );
+  return await removeCheckout(cx, next);
+}
+
+/**
+ * Writes the slice's version of each conflicting file (from the tree captured
+ * from its worktree; a file it deleted is deleted), then applies the rest of
+ * its patch. The rest is checked first: a refusal changes nothing more.
+ */
+async function keepSliceFiles(cx: StepContext, entry: SliceEntry): Promise<void> {
+  const wt = entry.record.worktree;
+  const files = wt.conflict?.files ?? [];
+  const patch = wt.patch ? resolve(cx.project.root, wt.patch) : null;
+  const rest = wt.files.filter((f) => !files.includes(f));
+  if (patch && rest.length) {
+    const check = await applyPatch(cx.place, patch, { check: true, exclude: files });
+    // Already applied by an earlier run of this choice that was killed before its record said so.
+    const done = !check.ok &&
+      (await applyPatch(cx.place, patch, { check: true, reverse: true, exclude: files })).ok;
+    if (!check.ok && !done) {
+      throw new PeaksError(
+        "SLICE_CONFLICT",
+        `The rest of the slice's patch no longer applies either (${
+          check.err.trim().split("\n")[0]
+        }); choose --keep main or --redo.`,
+        { exit: 3, data: { patch: wt.patch } },
+      );
+    }
+  }
+  for (const file of files) {
+    const target = await guardPath(cx.place.toplevel, cx.place.toplevel, file, { flag: "keep" });
+    const blob = wt.tree ? await blobAt(cx.place.toplevel, wt.tree, file) : null;
+    if (!blob) {
+      await Deno.remove(target).catch(() => {});
+    } else if (blob.mode === "120000") {
+      await Deno.remove(target).catch(() => {});
+      await Deno.symlink(new TextDecoder().decode(blob.bytes), target);
+    } else {
+      await Deno.mkdir(join(target, ".."), { recursive: true });
+      await writeFileAtomic(target, blob.bytes, { mode: blob.mode === "100755" ? 0o755 : 0o644 });
+    }
+  }
+  if (
+    patch && rest.length &&
+    !(await applyPatch(cx.place, patch, { check: true, reverse: true, exclude: files })).ok
+  ) {
+    await applyPatch(cx.place, patch, { exclude: files });
+  }
+}
