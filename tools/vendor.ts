@@ -4,7 +4,7 @@
  * by `deno bundle` from the `@std/*` names of deno.json's import map. Loading
  * them through npm resolution costs a call about 8 ms (one package.json
  * lookup per module, 29 modules for path alone); one local module costs
- * about 1 ms. tests/unit/vendor_test.ts fails when a bundle and its
+ * about 1 ms. tests/infra/vendor_test.ts fails when a bundle and its
  * package drift apart.
  */
 import { fromFileUrl } from "../lib/infra/std.ts";
@@ -76,6 +76,9 @@ export async function renderBundle(file: string): Promise<string> {
 
 if (import.meta.main) {
   for (const file of Object.keys(BUNDLES)) {
-    await Deno.writeTextFile(new URL(`./${file}`, import.meta.url), await renderBundle(file));
+    await Deno.writeTextFile(
+      new URL(`../lib/infra/vendor/${file}`, import.meta.url),
+      await renderBundle(file),
+    );
   }
 }

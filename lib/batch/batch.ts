@@ -15,11 +15,11 @@ import { type ReadOptions, readValidated, updateJson } from "../infra/fs/json.ts
 import { join } from "../infra/std.ts";
 import { removePath, writeJsonAtomic } from "../infra/fs/files.ts";
 import { peaksLine } from "../infra/shell.ts";
-import { stateSchema } from "../infra/shape/lazy.ts";
+import { loadSchemas, stateSchema } from "../infra/shape/lazy.ts";
 import { BATCH_SHAPE } from "../state/shapes.ts";
 import type { Batch } from "../state/batch.ts";
 
-import { BATCH_VERSION } from "./files.ts";
+import { BATCH_VERSION } from "../state/batch.ts";
 import { isoTime } from "../infra/ids.ts";
 
 export { BATCH_VERSION };
@@ -32,7 +32,8 @@ export type { Batch, BatchMember } from "../state/batch.ts";
 /** Batch files, checked by their shape (zod only for what the shape doubts). */
 export const BatchFile = stateSchema<Batch>(
   BATCH_SHAPE,
-  () => import("../state/batch.ts").then((m) => m.BatchSchema),
+  () =>
+    import("../state/batch.ts").then((m) => loadSchemas(m.batchSchemas)).then((s) => s.BatchSchema),
 );
 
 /** The repair of a batch file: rebuilt from its members' records, the broken bytes kept aside. */

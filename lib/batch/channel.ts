@@ -7,11 +7,11 @@
 import type { Project } from "../workspace/project.ts";
 import { readValidated } from "../infra/fs/json.ts";
 import { commandLine } from "../infra/shell.ts";
-import { stateSchema } from "../infra/shape/lazy.ts";
+import { loadSchemas, stateSchema } from "../infra/shape/lazy.ts";
 import { CHANNEL_SHAPE } from "../state/shapes.ts";
 import type { Channel } from "../state/channel.ts";
 
-export { CHANNEL_VERSION } from "./files.ts";
+export { CHANNEL_VERSION } from "../state/channel.ts";
 /** A value above this is posted with a warning: siblings read the whole channel. */
 export const VALUE_WARN_BYTES = 1024;
 /** A value of this size or more is refused. */
@@ -26,7 +26,10 @@ export type { Channel, ChannelEntry } from "../state/channel.ts";
 /** Channel files, checked by their shape (zod only for what the shape doubts). */
 export const ChannelFile = stateSchema<Channel>(
   CHANNEL_SHAPE,
-  () => import("../state/channel.ts").then((m) => m.ChannelSchema),
+  () =>
+    import("../state/channel.ts").then((m) => loadSchemas(m.channelSchemas)).then((s) =>
+      s.ChannelSchema
+    ),
 );
 
 export function channelReadOptions(path: string) {

@@ -3,10 +3,6 @@ import { listDir } from "../infra/fs/files.ts";
 import { compareText, isValidId } from "../infra/ids.ts";
 import type { Project } from "../workspace/project.ts";
 
-/** The versions of batch files and shared channels this peaks writes. */
-export const BATCH_VERSION = 1;
-export const CHANNEL_VERSION = 1;
-
 export interface BatchFileInfo {
   batchId: string;
   path: string;

@@ -6,7 +6,7 @@ import type { Project } from "../workspace/project.ts";
 import { readBatch } from "./batch.ts";
 import { listBatchFiles } from "./batch.ts";
 import { listRecords, readRecords } from "../record/record.ts";
-import { isTerminal } from "../record/names.ts";
+import { isTerminal } from "../state/record.ts";
 import { type MemberView, memberView, unreadableView } from "./status_line.ts";
 
 /**

@@ -8,13 +8,14 @@
  * numbers. The broken file's bytes are kept beside it.
  */
 import type { Project } from "../workspace/project.ts";
-import { BatchSchema } from "../state/batch.ts";
+import { batchSchemas } from "../state/batch.ts";
+import { z } from "../infra/zod.ts";
 import { PeaksError } from "../infra/errors.ts";
 import { withLock } from "../infra/fs/lock.ts";
 import { movePath, writeJsonAtomic } from "../infra/fs/files.ts";
 import { readValidated } from "../infra/fs/json.ts";
 import { type DispatchRecord, listRecords, updateRecord } from "../record/record.ts";
-import { recordFileOf } from "../record/names.ts";
+import { recordFileOf } from "../state/record.ts";
 import { displayPath } from "../workspace/paths.ts";
 import { compareText, fileTimestamp, isoTime } from "../infra/ids.ts";
 import {
@@ -164,7 +165,7 @@ export function rebuildBatch(
       members,
       ...(archived ? { archivedCount: archived } : {}),
     };
-    await writeJsonAtomic(path, BatchSchema.parse(batch));
+    await writeJsonAtomic(path, batchSchemas(z).BatchSchema.parse(batch));
     const unreadable = listing.unreadable.map(({ path, error }) => ({
       recordPath: displayPath(project.root, path),
       reason: String(error.data.reason ?? error.message),

@@ -4,7 +4,7 @@
  * file reading and no zod, so `statusline render` stays fast.
  */
 import type { DispatchRecord } from "../record/record.ts";
-import { isTerminal, type RecordStatus } from "../record/names.ts";
+import { isTerminal, type RecordStatus } from "../state/record.ts";
 import { safeField } from "../infra/terminal_text.ts";
 import {
   ageSinceDispatchSec,

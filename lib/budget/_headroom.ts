@@ -9,7 +9,7 @@ import { z } from "../infra/zod.ts";
 import type { Env } from "../infra/command/ctx.ts";
 import { after } from "../infra/timer.ts";
 import type { Warning } from "../infra/errors.ts";
-import type { HeadroomPreferencesSchema } from "../state/preferences.ts";
+import type { preferencesSchemas } from "../state/preferences.ts";
 import type { HeadroomResult } from "./_headroom_result.ts";
 import { type HeadroomMode, tokenBudgetFor, utf8Bytes } from "./budget.ts";
 
@@ -53,7 +53,9 @@ export type SdkLoader = () => Promise<HeadroomSdk>;
 export const loadHeadroomSdk: SdkLoader = async () =>
   (await import("headroom-ai")) as unknown as HeadroomSdk;
 
-type HeadroomPreferences = z.infer<typeof HeadroomPreferencesSchema>;
+type HeadroomPreferences = z.infer<
+  ReturnType<typeof preferencesSchemas>["HeadroomPreferencesSchema"]
+>;
 
 export interface HeadroomSettings {
   enabled: boolean;

@@ -8,17 +8,20 @@
 import { PeaksError } from "../infra/errors.ts";
 import { describeIssues } from "../infra/fs/json.ts";
 import { ownershipProblems } from "./_ownership.ts";
+import { isDag } from "./rules.ts";
+import { loadSchemas } from "../infra/shape/lazy.ts";
 import {
   type Dag,
   DAG_MAX_BYTES,
   DAG_MAX_EDGES,
   DAG_MAX_NODES,
   type DagNode,
-  isDag,
-} from "./rules.ts";
+  sliceDagSchemas,
+} from "../state/slice_dag.ts";
 
-export type { BatchDag, Dag, DagEdge, DagNode } from "./rules.ts";
-export { batchDagOf, DAG_MAX_BYTES, DAG_MAX_NODES } from "./rules.ts";
+export type { BatchDag, Dag, DagEdge, DagNode } from "../state/slice_dag.ts";
+export { DAG_MAX_BYTES, DAG_MAX_NODES } from "../state/slice_dag.ts";
+export { batchDagOf } from "./rules.ts";
 
 export interface DagProblem {
   kind: "duplicate-id" | "unknown-endpoint" | "self-loop" | "cycle" | "foundation" | "ownership";
@@ -223,7 +226,7 @@ export async function parseDag(text: string, source: string): Promise<DagAnalysi
   let dag: Dag;
   if (isDag(raw)) dag = raw;
   else {
-    const { DagSchema } = await import("../state/slice_dag.ts");
+    const { DagSchema } = await loadSchemas(sliceDagSchemas);
     const parsed = DagSchema.safeParse(raw);
     if (!parsed.success) throw dagInvalid(source, describeIssues(parsed.error), []);
     dag = parsed.data;

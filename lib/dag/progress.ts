@@ -10,7 +10,7 @@ import { effectiveStatus, lastBeatAgeSec, lastProgress } from "../record/livenes
 import type { Project } from "../workspace/project.ts";
 import type { DispatchRecord } from "../record/record.ts";
 import { readRecords } from "../record/record.ts";
-import type { RecordStatus } from "../record/names.ts";
+import type { RecordStatus } from "../state/record.ts";
 import type { SliceWorktree } from "../record/worktree.ts";
 
 /** pending: no record yet; open: queued/running/finalizing; stuck: stale, never-started or unreadable. */

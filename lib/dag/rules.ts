@@ -1,79 +1,24 @@
 /**
- * The DAG's rules without zod: the caps and allowed values both the schema
- * (dag_schema.ts) and the checks here use, a check that says yes only to a
- * graph the schema takes as it is, and the reader of a batch file's DAG
- * section. `dispatch --from-dag` and `swarm slices` load zod only for a file
+ * The DAG without zod: a check that says yes only to a graph the schema
+ * (lib/state/slice_dag.ts) takes as it is, and the reader of a batch file's
+ * DAG section. `dispatch --from-dag` and `swarm slices` load zod only for a file
  * this check refuses, to word what is wrong exactly as the schema does.
- * tests/unit/dag_rules_test.ts holds these to the schemas over thousands of
+ * tests/dag/rules_test.ts holds these to the schemas over thousands of
  * mutated graphs.
  */
 import { isValidId } from "../infra/ids.ts";
-
-/** Caps that keep a call bounded: a swarm has a handful of nodes, a big plan a few hundred. */
-export const DAG_MAX_NODES = 1000;
-export const DAG_MAX_EDGES = 20_000;
-export const DAG_MAX_BYTES = 4 * 1024 * 1024;
-
-export const COMPLEXITIES = ["trivial", "simple", "complex"] as const;
-export const ISOLATIONS = ["worktree"] as const;
-export const OWNS_MAX = 256;
-export const ARTIFACTS_MAX = 32;
-export const PATH_MAX = 4096;
-export const ROLE_MAX = 256;
-export const LABEL_MAX = 200;
-
-export const ID_RULE =
-  "must be 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit";
-// deno-lint-ignore no-control-regex
-export const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]/u;
-
-/** One sub-agent of the graph (the schema, dag_schema.ts, is typed by these). */
-export interface DagNode {
-  id: string;
-  role: string;
-  prompt?: string;
-  /** Project-relative path of a file holding the prompt. */
-  promptFile?: string;
-  label?: string;
-  foundation?: boolean;
-  complexity?: (typeof COMPLEXITIES)[number];
-  requestId?: string;
-  /** Artefact paths the node's sub-agent will own (as `dispatch --write-artifact`). */
-  artifacts?: string[];
-  /** An implementation slice's own git worktree, merged back at finalize in DAG order. */
-  isolation?: (typeof ISOLATIONS)[number];
-  /** Project-relative files or folders the slice owns; two slices of one level may not share one. */
-  owns?: string[];
-}
-
-/** `to` runs after `from`. */
-export interface DagEdge {
-  from: string;
-  to: string;
-}
-
-export interface Dag {
-  version?: 1;
-  /** Set by `swarm plan`: the request the graph was planned for and the batch it goes out in. */
-  rid?: string;
-  batchId?: string;
-  nodes: DagNode[];
-  edges: DagEdge[];
-}
-
-/**
- * What `--from-dag` keeps in the batch file (`batch.dag`): the graph's
- * identity, so another graph under the same batch id is refused, and which
- * node went out in which record, so a node is never dispatched twice.
- */
-export interface BatchDag {
-  hash: string;
-  /** Project-relative path of the file the graph came from. */
-  source: string;
-  nodes: number;
-  levels: number;
-  dispatched: Array<{ node: string; record: string; n: number; at: string }>;
-}
+import {
+  ARTIFACTS_MAX,
+  type BatchDag,
+  COMPLEXITIES,
+  CONTROL_OR_SPACE,
+  type Dag,
+  ISOLATIONS,
+  LABEL_MAX,
+  OWNS_MAX,
+  PATH_MAX,
+  ROLE_MAX,
+} from "../state/slice_dag.ts";
 
 type Fields = Record<string, unknown>;
 

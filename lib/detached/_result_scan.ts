@@ -5,7 +5,8 @@
  * (`"<path>"` placeholders) never counts.
  */
 import { confineState } from "../infra/fs/confine.ts";
-import { type SubAgentResult, SubAgentResultSchema } from "../state/record.ts";
+import { recordSchemas, type SubAgentResult } from "../state/record.ts";
+import { z } from "../infra/zod.ts";
 
 const TAIL_BYTES = 256 * 1024;
 const MAX_TRIES = 64;
@@ -37,7 +38,9 @@ function lastResultIn(text: string): SubAgentResult | null {
     const close = open >= 0 ? closingBrace(text, open) : -1;
     if (close > at) {
       try {
-        const parsed = SubAgentResultSchema.safeParse(JSON.parse(text.slice(open, close + 1)));
+        const parsed = recordSchemas(z).SubAgentResultSchema.safeParse(
+          JSON.parse(text.slice(open, close + 1)),
+        );
         if (parsed.success && !isTemplate(parsed.data)) return parsed.data;
       } catch {
         // not JSON after all

@@ -10,8 +10,9 @@ import { PeaksError } from "../infra/errors.ts";
 import { withLock } from "../infra/fs/lock.ts";
 import { displayPath } from "../workspace/paths.ts";
 import { callerIdFromEnv } from "../presence/caller.ts";
-import { recordFileOf } from "../record/names.ts";
-import { chooseVendor, type Vendor, type VendorPermissions, VENDORS } from "../hosts/vendors.ts";
+import { recordFileOf } from "../state/record.ts";
+import { chooseVendor, type Vendor, VENDORS } from "../hosts/vendors.ts";
+import type { VendorPermissions } from "../state/preferences.ts";
 import { compactMeta } from "../record/artifacts.ts";
 import {
   ENVELOPE_VERSION,
@@ -20,7 +21,7 @@ import {
   type WrittenDispatch,
 } from "../dispatch/new_record.ts";
 import type { Replay } from "../dispatch/replay.ts";
-import { budgetExceeded, checkBudget, reconciledWarning } from "./_concurrency.ts";
+import { budgetExceeded, checkBudget, reconciledWarning } from "./concurrency.ts";
 import { refuseHistoryBoundary } from "./_history_boundary.ts";
 import {
   failRecord,
@@ -28,13 +29,13 @@ import {
   promptTooLargeForVendor,
   rerunWords,
   vendorNotFound,
-} from "./_refusals.ts";
-import { startSupervisor } from "./_spawn.ts";
-import type { BudgetFor, RecordInputs } from "./_input.ts";
+} from "./refusals.ts";
+import { startSupervisor } from "./spawn.ts";
+import type { BudgetFor, RecordInputs } from "./input.ts";
 import { VENDOR_CLI, vendorIde } from "./vendor_cli.ts";
 import { peaksLine } from "../infra/shell.ts";
 import { detachedPlan, runDirFor } from "./plan.ts";
-import { vendorPermissions } from "./_permissions.ts";
+import { vendorPermissions } from "./permissions.ts";
 
 export const DETACHED_ETA_SECONDS = 60;
 

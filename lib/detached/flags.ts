@@ -1,7 +1,8 @@
 /** The dispatch flags of detached mode, declared once; loaded by every dispatch, so kept tiny. */
 import { flag } from "../infra/command/flag.ts";
 import { usageError } from "../infra/errors.ts";
-import { VENDOR_PERMISSIONS, VENDORS } from "../hosts/vendors.ts";
+import { VENDORS } from "../hosts/vendors.ts";
+import { VENDOR_PERMISSIONS } from "../state/preferences.ts";
 
 export const DEFAULT_TIMEOUT_MS = 60 * 60_000;
 export const DEFAULT_MAX_CONCURRENT = 8;

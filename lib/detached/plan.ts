@@ -3,14 +3,15 @@
  * a DAG wave alike: its run folder, its detached prompt and its `detached`
  * fields (vendor, input, timeout, owner, permission posture).
  */
-import { runNameFor } from "../record/names.ts";
-import type { Vendor, VendorPermissions } from "../hosts/vendors.ts";
+import { runNameFor } from "../state/record.ts";
+import type { Vendor } from "../hosts/vendors.ts";
+import type { VendorPermissions } from "../state/preferences.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import { composeDetachedPrompt } from "../dispatch/instructions.ts";
 import type { DetachedPlan } from "../dispatch/new_record.ts";
 import type { RuntimeArgs } from "../dispatch/runtime_args.ts";
-import type { DetachedDispatchFlags } from "./_input.ts";
+import type { DetachedDispatchFlags } from "./input.ts";
 import { VENDOR_CLI } from "./vendor_cli.ts";
 
 /** The run folder of a record file. */

@@ -11,7 +11,7 @@ import { isNotFound } from "../infra/errors.ts";
 import { isoTime, isValidId } from "../infra/ids.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
-import { OUTCOMES } from "../record/names.ts";
+import { OUTCOMES } from "../state/record.ts";
 import { type FailedOpen, failOpenRecord } from "../record/terminal.ts";
 import { join } from "../infra/std.ts";
 import { readValidated } from "../infra/fs/json.ts";
@@ -24,7 +24,7 @@ import {
   writeJsonAtomic,
 } from "../infra/fs/files.ts";
 import { confineState } from "../infra/fs/confine.ts";
-import { VENDOR_PERMISSIONS } from "../hosts/vendors.ts";
+import { VENDOR_PERMISSIONS } from "../state/preferences.ts";
 
 export const RUN_FILES = {
   pid: "pid",

@@ -16,11 +16,8 @@
  */
 import { ideById, type IdeEntry } from "../hosts/registry.ts";
 import { join } from "../infra/std.ts";
-import {
-  DEFAULT_VENDOR_PERMISSIONS,
-  type Vendor,
-  type VendorPermissions,
-} from "../hosts/vendors.ts";
+import type { Vendor } from "../hosts/vendors.ts";
+import { DEFAULT_VENDOR_PERMISSIONS, type VendorPermissions } from "../state/preferences.ts";
 
 const KiB = 1024;
 

@@ -9,10 +9,10 @@
  * names the real record and batch.
  */
 import { commandLine, peaksLine, projectArgs } from "../infra/shell.ts";
-import { roleFileName, STAGES } from "../record/names.ts";
+import { roleFileName, STAGES } from "../state/record.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
 import type { RoleSection } from "./role_section.ts";
-import type { VendorPermissions } from "../hosts/vendors.ts";
+import type { VendorPermissions } from "../state/preferences.ts";
 
 export const COMMIT_POLICY_TITLE = "## Commit / push policy (mandatory)";
 

@@ -12,7 +12,7 @@ import type { IdeEntry } from "../hosts/registry.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import type { ArtifactMeta, DispatchRecord, ToolCall } from "../record/record.ts";
-import { RECORD_VERSION, recordFileName, recordIdOf } from "../record/names.ts";
+import { RECORD_VERSION, recordFileName, recordIdOf } from "../state/record.ts";
 import { composePrompt } from "./instructions.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
 import { buildToolCall, pointerPrompt, promptKey } from "./tool_call.ts";

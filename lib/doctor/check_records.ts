@@ -7,7 +7,7 @@ import { effectiveStatus } from "../record/liveness.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import { readRecords, recordFileNames, recordSessions } from "../record/record.ts";
-import { isTerminal } from "../record/names.ts";
+import { isTerminal } from "../state/record.ts";
 import { initCommand } from "../session/session.ts";
 import { type Check, type CheckOutcome, somePaths } from "./model.ts";
 import { exists } from "../infra/fs/files.ts";

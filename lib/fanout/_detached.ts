@@ -12,18 +12,18 @@ import { displayPath } from "../workspace/paths.ts";
 import type { IdeEntry } from "../hosts/registry.ts";
 import type { Project } from "../workspace/project.ts";
 import { callerIdFromEnv } from "../presence/caller.ts";
-import { recordFileOf, runNameFor } from "../record/names.ts";
+import { recordFileOf, runNameFor } from "../state/record.ts";
 import { chooseVendor, type Vendor, VENDORS } from "../hosts/vendors.ts";
 import type { DetachedPlan, PromptBudgetStep, WrittenDispatch } from "../dispatch/new_record.ts";
 import type { RuntimeArgs } from "../dispatch/runtime_args.ts";
-import { budgetExceeded, checkBudget, reconciledWarning } from "../detached/_concurrency.ts";
-import type { DetachedDispatchFlags } from "../detached/_input.ts";
+import { budgetExceeded, checkBudget, reconciledWarning } from "../detached/concurrency.ts";
+import type { DetachedDispatchFlags } from "../detached/input.ts";
 
-import { failRecord, modeWords } from "../detached/_refusals.ts";
-import { startSupervisor } from "../detached/_spawn.ts";
+import { failRecord, modeWords } from "../detached/refusals.ts";
+import { startSupervisor } from "../detached/spawn.ts";
 import { VENDOR_CLI, vendorIde } from "../detached/vendor_cli.ts";
 import { detachedPlan } from "../detached/plan.ts";
-import { vendorPermissions } from "../detached/_permissions.ts";
+import { vendorPermissions } from "../detached/permissions.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 

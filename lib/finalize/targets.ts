@@ -11,7 +11,7 @@ import { effectiveStatus } from "../record/liveness.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import { listRecords, type RecordListing } from "../record/record.ts";
-import { isTerminal, quarantineCommand } from "../record/names.ts";
+import { isTerminal, quarantineCommand } from "../state/record.ts";
 import { resolveSession } from "../session/session.ts";
 import { resolveRecordFlag } from "../record/record_flag.ts";
 import { batchNotFound } from "../batch/view.ts";

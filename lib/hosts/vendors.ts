@@ -9,15 +9,6 @@ import { join } from "../infra/std.ts";
 export const VENDORS = ["claude", "codex", "copilot", "gemini", "opencode"] as const;
 export type Vendor = (typeof VENDORS)[number];
 
-/**
- * What a detached vendor may do: `role` edits inside the project and runs
- * peaks (the default), `read-only` reads and runs peaks, `full` is whatever
- * the vendor allows without asking. How each vendor is told: vendor_cli.ts.
- */
-export const VENDOR_PERMISSIONS = ["role", "read-only", "full"] as const;
-export type VendorPermissions = (typeof VENDOR_PERMISSIONS)[number];
-export const DEFAULT_VENDOR_PERMISSIONS: VendorPermissions = "role";
-
 const windows = Deno.build.os === "windows";
 
 function candidates(name: string, env: Env): string[] {

@@ -4,7 +4,8 @@ import type { Ctx } from "../infra/command/ctx.ts";
 import { PeaksError, type Warning } from "../infra/errors.ts";
 import { displayPath } from "../workspace/paths.ts";
 import { DEFAULT_PREFERENCES, type Preferences, readPreferences } from "./preferences.ts";
-import { PreferencesSchema } from "../state/preferences.ts";
+import { preferencesSchemas } from "../state/preferences.ts";
+import { z } from "../infra/zod.ts";
 import type { Project } from "../workspace/project.ts";
 import { initCommand, resolveSession } from "../session/session.ts";
 import { updateJson } from "../infra/fs/json.ts";
@@ -121,15 +122,26 @@ export async function runChange(
     await withLock(path, () => writeJsonAtomic(path, after));
     return { before, after, changed: broken || !same(before, after), warnings: [] };
   }
-  return await updateJson(path, PreferencesSchema, options, async (stored) => {
-    const before = stored ?? DEFAULT_PREFERENCES;
-    const { next, warnings } = await nextPreferences(ctx, project, before, change, explicitSession);
-    const changed = !same(before, next) || stored === undefined;
-    return {
-      value: changed ? next : undefined,
-      result: { before, after: next, changed, warnings },
-    };
-  });
+  return await updateJson(
+    path,
+    preferencesSchemas(z).PreferencesSchema,
+    options,
+    async (stored) => {
+      const before = stored ?? DEFAULT_PREFERENCES;
+      const { next, warnings } = await nextPreferences(
+        ctx,
+        project,
+        before,
+        change,
+        explicitSession,
+      );
+      const changed = !same(before, next) || stored === undefined;
+      return {
+        value: changed ? next : undefined,
+        result: { before, after: next, changed, warnings },
+      };
+    },
+  );
 }
 
 function same(a: Preferences, b: Preferences): boolean {

@@ -6,7 +6,7 @@
 import { z } from "../infra/zod.ts";
 import { usageError } from "../infra/errors.ts";
 import { printable } from "../infra/ids.ts";
-import { type Preferences, PreferencesSchema } from "../state/preferences.ts";
+import { type Preferences, preferencesSchemas } from "../state/preferences.ts";
 import { describeIssues } from "../infra/fs/json.ts";
 import { nearest } from "../infra/command/suggest.ts";
 
@@ -69,7 +69,7 @@ function collect(shape: Record<string, z.ZodType>, prefix: string): PreferenceKe
 }
 
 export const PREFERENCE_KEYS: readonly PreferenceKey[] = collect(
-  PreferencesSchema.shape as unknown as Record<string, z.ZodType>,
+  preferencesSchemas(z).PreferencesSchema.shape as unknown as Record<string, z.ZodType>,
   "",
 );
 

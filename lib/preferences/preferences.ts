@@ -6,23 +6,26 @@
 import type { Project } from "../workspace/project.ts";
 import { readValidated } from "../infra/fs/json.ts";
 import { peaksLine } from "../infra/shell.ts";
-import { stateSchema } from "../infra/shape/lazy.ts";
+import { loadSchemas, stateSchema } from "../infra/shape/lazy.ts";
 import { PREFERENCES_SHAPE } from "../state/shapes.ts";
 import type { Preferences } from "../state/preferences.ts";
-import { PREFERENCES_SCHEMA_VERSION } from "./values.ts";
+import { PREFERENCES_SCHEMA_VERSION } from "../state/preferences.ts";
 
 export {
   AUTO_UPGRADE_PROMPT,
   HEADROOM_MODES,
   PREFERENCES_SCHEMA_VERSION,
   SWARM_MODES,
-} from "./values.ts";
+} from "../state/preferences.ts";
 export type { Preferences } from "../state/preferences.ts";
 
 /** The preferences file, checked by its shape (zod only for what the shape doubts). */
 export const PreferencesFile = stateSchema<Preferences>(
   PREFERENCES_SHAPE,
-  () => import("../state/preferences.ts").then((m) => m.PreferencesSchema),
+  () =>
+    import("../state/preferences.ts").then((m) => loadSchemas(m.preferencesSchemas)).then((s) =>
+      s.PreferencesSchema
+    ),
 );
 
 /** What a project without a preferences file behaves as. */

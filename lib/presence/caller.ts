@@ -7,7 +7,7 @@ import type { Env } from "../infra/command/ctx.ts";
 import { isValidId } from "../infra/ids.ts";
 import { safeField } from "../infra/terminal_text.ts";
 import type { ContextReading, Presence } from "../state/presence.ts";
-import type { PresenceMode } from "./modes.ts";
+import type { PresenceMode } from "../state/presence.ts";
 
 /** Environment variables that identify the caller's window, in order of preference. */
 export const CALLER_ID_VARIABLES = ["PEAKS_CALLER_ID", "CLAUDE_CODE_SESSION_ID"] as const;

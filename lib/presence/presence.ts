@@ -1,24 +1,30 @@
 import type { Project } from "../workspace/project.ts";
 import { readValidated, updateJson } from "../infra/fs/json.ts";
-import { stateSchema } from "../infra/shape/lazy.ts";
+import { loadSchemas, stateSchema } from "../infra/shape/lazy.ts";
 import { CONTEXT_READING_SHAPE, PRESENCE_SHAPE } from "../state/shapes.ts";
 import type { ContextReading, Presence } from "../state/presence.ts";
 
-import type { PresenceMode } from "./modes.ts";
+import type { PresenceMode } from "../state/presence.ts";
 import { isoTime } from "../infra/ids.ts";
 
-export { PRESENCE_MODES, type PresenceMode } from "./modes.ts";
+export { PRESENCE_MODES, type PresenceMode } from "../state/presence.ts";
 
 export type { ContextReading, Presence } from "../state/presence.ts";
 
 /** Presence and context files, checked by their shapes (zod only for what a shape doubts). */
 export const PresenceFile = stateSchema<Presence>(
   PRESENCE_SHAPE,
-  () => import("../state/presence.ts").then((m) => m.PresenceSchema),
+  () =>
+    import("../state/presence.ts").then((m) => loadSchemas(m.presenceSchemas)).then((s) =>
+      s.PresenceSchema
+    ),
 );
 const ContextReadingFile = stateSchema<ContextReading>(
   CONTEXT_READING_SHAPE,
-  () => import("../state/presence.ts").then((m) => m.ContextReadingSchema),
+  () =>
+    import("../state/presence.ts").then((m) => loadSchemas(m.presenceSchemas)).then((s) =>
+      s.ContextReadingSchema
+    ),
 );
 
 /**

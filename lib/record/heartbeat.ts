@@ -5,7 +5,7 @@
  */
 import { liveness } from "./liveness.ts";
 import type { DispatchRecord } from "./record.ts";
-import { MAX_HEARTBEATS, type RecordStatus, type STAGES } from "./names.ts";
+import { MAX_HEARTBEATS, type RecordStatus, type STAGES } from "../state/record.ts";
 import { isoTime } from "../infra/ids.ts";
 
 export const BEAT_STATUSES = ["running", "finalizing", "done", "failed"] as const;

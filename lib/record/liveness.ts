@@ -5,7 +5,7 @@
  * or signals anything; the user decides what to do with them.
  */
 import type { DispatchRecord } from "./record.ts";
-import { isTerminal, type RecordStatus } from "./names.ts";
+import { isTerminal, type RecordStatus } from "../state/record.ts";
 
 export const NEVER_STARTED_AFTER_MS = 60_000;
 export const STALE_AFTER_MS = 5 * 60_000;

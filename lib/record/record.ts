@@ -17,10 +17,10 @@ import {
 } from "../infra/fs/json.ts";
 import { PeaksError } from "../infra/errors.ts";
 import { listDir } from "../infra/fs/files.ts";
-import { isRecordFileName, quarantineCommand } from "./names.ts";
+import { isRecordFileName, quarantineCommand } from "../state/record.ts";
 import { peaksLine } from "../infra/shell.ts";
 import { compareText, isValidId } from "../infra/ids.ts";
-import { checkState, stateSchema } from "../infra/shape/lazy.ts";
+import { checkState, loadSchemas, stateSchema } from "../infra/shape/lazy.ts";
 import { RECORD_SHAPE } from "../state/shapes.ts";
 import type { DispatchRecord } from "../state/record.ts";
 
@@ -38,7 +38,10 @@ export type {
  */
 export const RecordFile = stateSchema<DispatchRecord>(
   RECORD_SHAPE,
-  () => import("../state/record.ts").then((m) => m.RecordFileSchema),
+  () =>
+    import("../state/record.ts").then((m) => loadSchemas(m.recordSchemas)).then((s) =>
+      s.RecordFileSchema
+    ),
 );
 
 /** Records hold the prompt (at most 32 MiB); past this bound a record is unreadable, not loaded. */

@@ -13,7 +13,7 @@ import { usageError } from "../infra/errors.ts";
 import { isFile, listDir } from "../infra/fs/files.ts";
 import { isValidId, printable } from "../infra/ids.ts";
 import { recordNotFound } from "./record.ts";
-import { isRecordFileName, isRecordId } from "./names.ts";
+import { isRecordFileName, isRecordId } from "../state/record.ts";
 import { join, relative } from "../infra/std.ts";
 
 export interface RecordTarget {

@@ -7,7 +7,7 @@
  */
 import type { Project } from "../workspace/project.ts";
 import type { DispatchRecord, SubAgentResult } from "./record.ts";
-import { isTerminal, type Outcome } from "./names.ts";
+import { isTerminal, type Outcome } from "../state/record.ts";
 import { updateExistingRecord, updateRecord } from "./record.ts";
 
 /** The record with its terminal status: status and outcome, completedAt and updatedAt. */

@@ -9,12 +9,12 @@
  *   (a record that failed: ready -> discarded; an interrupted creation: creating -> discarded)
  */
 import { displayPath } from "../workspace/paths.ts";
-import type { SliceWorktree } from "../state/slice_worktree.ts";
-import { SETTLED_STATES } from "./names.ts";
+import type { SliceWorktree } from "../state/record.ts";
+import { SETTLED_STATES } from "../state/record.ts";
 
-export type { SliceConflict, SliceWorktree } from "../state/slice_worktree.ts";
+export type { SliceConflict, SliceWorktree } from "../state/record.ts";
 
-export { SETTLED_STATES, WORKTREE_STATES, type WorktreeState } from "./names.ts";
+export { SETTLED_STATES, WORKTREE_STATES, type WorktreeState } from "../state/record.ts";
 
 export function isSettled(worktree: SliceWorktree): boolean {
   return SETTLED_STATES.includes(worktree.state);

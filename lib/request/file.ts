@@ -16,10 +16,10 @@
  * Optional keys, written only when they apply: `verdict` (qa, once
  * `verdict-issued`), `blockedFrom` and `blockedReason` (while `blocked`).
  */
-import { checkState, stateSchema } from "../infra/shape/lazy.ts";
+import { checkState, loadSchemas, stateSchema } from "../infra/shape/lazy.ts";
 import { REQUEST_META_SHAPE } from "../state/shapes.ts";
 import type { RequestMeta } from "../state/request.ts";
-import type { RequestRole } from "./kinds.ts";
+import type { RequestRole } from "../state/request.ts";
 import type { Project } from "../workspace/project.ts";
 import { quarantineCommand, refusedAsUnreadable, unreadable } from "../infra/fs/json.ts";
 import { FileRefused, readBoundedText } from "../infra/fs/files.ts";
@@ -31,13 +31,16 @@ export {
   REQUEST_TYPES,
   type RequestRole,
   type RequestType,
-} from "./kinds.ts";
+} from "../state/request.ts";
 export type { RequestMeta } from "../state/request.ts";
 
 /** A request's front matter, checked by its shape (zod only for what the shape doubts). */
 const RequestMetaFields = stateSchema<RequestMeta>(
   REQUEST_META_SHAPE,
-  () => import("../state/request.ts").then((m) => m.RequestMetaSchema),
+  () =>
+    import("../state/request.ts").then((m) => loadSchemas(m.requestSchemas)).then((s) =>
+      s.RequestMetaSchema
+    ),
 );
 
 export interface RequestDocument {

@@ -17,7 +17,7 @@ import { isValidId } from "../infra/ids.ts";
 import { readValidated, updateJson } from "../infra/fs/json.ts";
 import { commandLine } from "../infra/shell.ts";
 import { readHistory } from "./history.ts";
-import { stateSchema } from "../infra/shape/lazy.ts";
+import { loadSchemas, stateSchema } from "../infra/shape/lazy.ts";
 import { OVERRIDE_LEDGER_SHAPE } from "../state/shapes.ts";
 import type { OverrideEntry, OverrideLedger } from "../state/overrides.ts";
 
@@ -28,7 +28,10 @@ export const OVERRIDE_LIMIT = 3;
 /** The ledger, checked by its shape (zod only for what the shape doubts). */
 export const OverrideLedgerFile = stateSchema<OverrideLedger>(
   OVERRIDE_LEDGER_SHAPE,
-  () => import("../state/overrides.ts").then((m) => m.OverrideLedgerSchema),
+  () =>
+    import("../state/overrides.ts").then((m) => loadSchemas(m.overridesSchemas)).then((s) =>
+      s.OverrideLedgerSchema
+    ),
 );
 
 function options(project: Project, sid: string) {

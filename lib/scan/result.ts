@@ -6,17 +6,20 @@
 import type { Project } from "../workspace/project.ts";
 import { readValidated } from "../infra/fs/json.ts";
 import { peaksLine } from "../infra/shell.ts";
-import { stateSchema } from "../infra/shape/lazy.ts";
+import { loadSchemas, stateSchema } from "../infra/shape/lazy.ts";
 import { SCAN_RESULT_SHAPE } from "../state/shapes.ts";
 import type { ScanResult } from "../state/scan_result.ts";
 
-export { type Archetype, ARCHETYPES, LEGACY_ARCHETYPES } from "./archetypes.ts";
+export { type Archetype, ARCHETYPES, LEGACY_ARCHETYPES } from "../state/scan_result.ts";
 export type { LegacyConstraint, ScanResult } from "../state/scan_result.ts";
 
 /** The scan result file, checked by its shape (zod only for what the shape doubts). */
 const ScanResultFile = stateSchema<ScanResult>(
   SCAN_RESULT_SHAPE,
-  () => import("../state/scan_result.ts").then((m) => m.ScanResultSchema),
+  () =>
+    import("../state/scan_result.ts").then((m) => loadSchemas(m.scanResultSchemas)).then((s) =>
+      s.ScanResultSchema
+    ),
 );
 
 export function readScanResult(project: Project): Promise<ScanResult | undefined> {

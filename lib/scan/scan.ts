@@ -3,7 +3,8 @@
  * ScanResult (the shape other features read from project-scan.json).
  */
 import { join } from "../infra/std.ts";
-import { type ScanResult, ScanResultSchema } from "../state/scan_result.ts";
+import { type ScanResult, scanResultSchemas } from "../state/scan_result.ts";
+import { z } from "../infra/zod.ts";
 import { filesMatching, gatherFacts, type ProjectFacts } from "./facts.ts";
 import type { WalkOptions } from "./walk.ts";
 import { detectJsStack, type StackField, type StackFindings } from "./_stack_js.ts";
@@ -147,7 +148,7 @@ export async function scanProject(
     if (list?.length) evidence[field] = list.flatMap((f) => f.evidence);
   }
   const problems = [...facts.problems, ...truncation(facts)];
-  const result = ScanResultSchema.parse({
+  const result = scanResultSchemas(z).ScanResultSchema.parse({
     version: 1,
     scannedAt: isoTime(now),
     archetype: verdict.archetype,

@@ -4,7 +4,7 @@ import type { Ctx } from "../infra/command/ctx.ts";
 import { type Project, resolveProject } from "../workspace/project.ts";
 import { readValidated, updateJson } from "../infra/fs/json.ts";
 import { commandLine, peaksLine } from "../infra/shell.ts";
-import { stateSchema } from "../infra/shape/lazy.ts";
+import { loadSchemas, stateSchema } from "../infra/shape/lazy.ts";
 import { SESSION_BINDING_SHAPE, SESSION_META_SHAPE } from "../state/shapes.ts";
 import type { SessionBinding, SessionMeta } from "../state/session.ts";
 
@@ -13,11 +13,17 @@ export type { SessionBinding, SessionMeta } from "../state/session.ts";
 /** The binding and meta files, checked by their shapes (zod only for what a shape doubts). */
 export const SessionBindingFile = stateSchema<SessionBinding>(
   SESSION_BINDING_SHAPE,
-  () => import("../state/session.ts").then((m) => m.SessionBindingSchema),
+  () =>
+    import("../state/session.ts").then((m) => loadSchemas(m.sessionSchemas)).then((s) =>
+      s.SessionBindingSchema
+    ),
 );
 export const SessionMetaFile = stateSchema<SessionMeta>(
   SESSION_META_SHAPE,
-  () => import("../state/session.ts").then((m) => m.SessionMetaSchema),
+  () =>
+    import("../state/session.ts").then((m) => loadSchemas(m.sessionSchemas)).then((s) =>
+      s.SessionMetaSchema
+    ),
 );
 
 export interface ResolvedSession {

@@ -11,7 +11,7 @@ import { isLocked } from "../infra/fs/lock.ts";
 import type { Project } from "../workspace/project.ts";
 import { listRecords, recordSessions } from "../record/record.ts";
 import { isSettled } from "../record/worktree.ts";
-import { isTerminal } from "../record/names.ts";
+import { isTerminal } from "../state/record.ts";
 import {
   diffTrees,
   listWorktrees,

@@ -19,7 +19,7 @@ import { withLock } from "../infra/fs/lock.ts";
 import { resolve } from "../infra/std.ts";
 import type { Project } from "../workspace/project.ts";
 import { listRecords } from "../record/record.ts";
-import { isTerminal } from "../record/names.ts";
+import { isTerminal } from "../state/record.ts";
 import type { SliceConflict, WorktreeState } from "../record/worktree.ts";
 import { isSettled } from "../record/worktree.ts";
 import { applyPatch } from "./_git.ts";

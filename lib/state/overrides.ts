@@ -1,25 +1,31 @@
 /**
- * The per-session ledger of `--allow-incomplete` transitions, as zod sees it.
- * Commands check the ledger against its shape first (OVERRIDE_LEDGER_SHAPE)
- * and load this module only for what the shape doubts.
+ * The per-session ledger of `--allow-incomplete` transitions. Commands check
+ * the ledger against its shape first (OVERRIDE_LEDGER_SHAPE) and build this
+ * schema only for what the shape doubts.
  */
-import { z } from "../infra/zod.ts";
+import type { z } from "../infra/zod.ts";
+import { schemas, type Zod } from "../infra/shape/lazy.ts";
 
-export const OverrideEntrySchema = z.object({
-  at: z.string(),
-  rid: z.string(),
-  role: z.string(),
-  from: z.string(),
-  to: z.string(),
-  reason: z.string(),
-  /** The gates the transition skipped. */
-  bypassed: z.array(z.enum(["lint", "prerequisites"])),
-});
-export type OverrideEntry = z.infer<typeof OverrideEntrySchema>;
+/** The zod schemas, built on first use (see `schemas` in lib/infra/shape/lazy.ts). */
+export const overridesSchemas = schemas((z: Zod) => {
+  const OverrideEntrySchema = z.object({
+    at: z.string(),
+    rid: z.string(),
+    role: z.string(),
+    from: z.string(),
+    to: z.string(),
+    reason: z.string(),
+    /** The gates the transition skipped. */
+    bypassed: z.array(z.enum(["lint", "prerequisites"])),
+  });
 
-export const OverrideLedgerSchema = z.object({
-  version: z.literal(1),
-  sessionId: z.string(),
-  entries: z.array(OverrideEntrySchema),
+  const OverrideLedgerSchema = z.object({
+    version: z.literal(1),
+    sessionId: z.string(),
+    entries: z.array(OverrideEntrySchema),
+  });
+  return { OverrideEntrySchema, OverrideLedgerSchema };
 });
-export type OverrideLedger = z.infer<typeof OverrideLedgerSchema>;
+type Built = ReturnType<typeof overridesSchemas>;
+export type OverrideEntry = z.infer<Built["OverrideEntrySchema"]>;
+export type OverrideLedger = z.infer<Built["OverrideLedgerSchema"]>;

@@ -1,119 +1,170 @@
 /**
- * The zod schemas of the dispatch record, and the migration of older
- * versions. Loaded only when a record's shape (shapes.ts) cannot vouch for
- * it: an older version, a broken file, a value to word an error about.
- * record.ts holds the functions every command uses.
+ * The dispatch record, one file per dispatched sub-agent
+ * (`.peaks/_runtime/<sid>/agents/dispatch-*.json`): what records are called
+ * (file names, role names), the words they use (statuses, stages, worktree
+ * states), the version and the migration of older ones, and the zod schema
+ * that decides a record. The schema is built only when asked for, so a
+ * command that only names or writes records loads no zod.
  */
-import { z } from "../infra/zod.ts";
-import {
-  ARTIFACT_STATES,
-  OUTCOMES,
-  RECORD_STATUSES,
-  RECORD_VERSION,
-  STAGES,
-} from "../record/names.ts";
-import { SliceWorktreeSchema } from "./slice_worktree.ts";
+import type { z } from "../infra/zod.ts";
+import { schemas, type Zod } from "../infra/shape/lazy.ts";
+import { usageError } from "../infra/errors.ts";
+import { isValidId, printable, randomHex } from "../infra/ids.ts";
+import { commandLine } from "../infra/shell.ts";
+import { basename } from "../infra/std.ts";
 
-const iso = z.string().min(1);
+export const RECORD_VERSION = 1;
 
-export const HeartbeatSchema = z.object({
-  at: iso,
-  status: z.enum(RECORD_STATUSES),
-  progress: z.number().int().min(0).max(100),
-  note: z.string().nullable(),
-  stage: z.enum(STAGES).nullable(),
-});
-export type Heartbeat = z.infer<typeof HeartbeatSchema>;
+export const RECORD_STATUSES = [
+  "queued",
+  "running",
+  "finalizing",
+  "done",
+  "failed",
+  "cancelled",
+  "timeout",
+  "stale",
+  "never-started",
+] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
-export const ArtifactMetaSchema = z.object({
-  /** Project-relative, forward slashes. */
-  path: z.string().min(1),
-  size: z.number().int().min(0),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  status: z.enum(ARTIFACT_STATES),
-  summary: z.string().nullable(),
-  writtenAt: iso,
-  rid: z.string(),
-  role: z.string(),
-  idx: z.number().int().min(1),
-});
-export type ArtifactMeta = z.infer<typeof ArtifactMetaSchema>;
+export const OUTCOMES = ["done", "failed", "cancelled", "timeout"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
 
-export const ToolCallSchema = z.looseObject({
-  name: z.string().min(1),
-  args: z.record(z.string(), z.unknown()),
-});
-export type ToolCall = z.infer<typeof ToolCallSchema>;
+export const STAGES = [
+  "intake",
+  "planning",
+  "gathering",
+  "analyzing",
+  "writing",
+  "testing",
+  "reviewing",
+  "finalizing",
+] as const;
 
-/** The sub-agent's final message, as passed to `finalize --result-json`. */
-export const SubAgentResultSchema = z.looseObject({
-  role: z.string().min(1),
-  rid: z.string().min(1),
-  status: z.enum(["ok", "blocked", "skipped"]),
-  /** QA's verdict, which the verdict-issued transition takes as it is. */
-  verdict: z.enum(["pass", "return-to-rd", "blocked"]).optional(),
-  artefacts: z.array(z.string().min(1)).default([]),
-  warnings: z.array(z.unknown()).default([]),
-  blockedReason: z.string().nullable().optional(),
-  reason: z.string().nullable().optional(),
-  diffSummary: z.unknown().optional(),
-});
-export type SubAgentResult = z.infer<typeof SubAgentResultSchema>;
+export const ARTIFACT_STATES = ["created", "partial", "failed"] as const;
+
+/** The states of an isolated slice's worktree (worktree.ts has the lifecycle). */
+export const WORKTREE_STATES = [
+  "creating",
+  "ready",
+  "captured",
+  "merging",
+  "merged",
+  "conflict",
+  "discarded",
+  "redo",
+] as const;
+export type WorktreeState = (typeof WORKTREE_STATES)[number];
+
+/** States after which the slice's worktree has no further use (it is removed). */
+export const SETTLED_STATES: readonly WorktreeState[] = ["merged", "discarded", "redo"];
+
+/** Heartbeats kept per record; older ones are dropped and `truncated` set. */
+export const MAX_HEARTBEATS = 100;
+
+export function isTerminal(status: RecordStatus): boolean {
+  return (OUTCOMES as readonly string[]).includes(status);
+}
+
+/** A record's file name: `dispatch-<id>.json`, with no `..` anywhere. */
+export const RECORD_FILE_PATTERN = /^dispatch-(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]{0,240}\.json$/;
+
+export function isRecordFileName(name: string): boolean {
+  return RECORD_FILE_PATTERN.test(name);
+}
+
+/** The one command offered to get a broken record out of the way (it keeps the bytes). */
+export function quarantineCommand(path: string): string {
+  return commandLine(["mv", path, `${path}.corrupt`]);
+}
+
+// Also the bidirectional overrides and isolates, which make a role read as something else.
+// deno-lint-ignore no-control-regex
+const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\s]/u;
+export const ROLE_MAX = 256;
+
+/** Roles are free-form: 1-256 characters, no control characters, no whitespace. */
+export function assertRole(role: string): string {
+  const length = [...role].length;
+  if (length < 1 || length > ROLE_MAX || CONTROL_OR_SPACE.test(role)) {
+    throw usageError(
+      "INVALID_ROLE",
+      `<role> ${
+        JSON.stringify(printable(role))
+      } is not a valid role: use 1-${ROLE_MAX} characters without whitespace, control or bidirectional-override characters (e.g. rd, qa-test-cases, ui).`,
+      { data: { argument: "role", example: "rd-planning" } },
+    );
+  }
+  return role;
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: a short stable tag for names that need one. */
+export function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
+const ROLE_FILE_MAX = 64;
 
 /**
- * Loose on purpose: fields added later within the same version (detached
- * supervisor data, DAG bookkeeping) survive a read-modify-write by an older
- * command instead of being stripped.
+ * The role as it appears in file names: the role itself when it is already a
+ * safe identifier of at most 64 characters, else a lowercase slug of it plus
+ * an 8-hex hash of the full role (so two roles never share a name by slugging).
  */
-export const DispatchRecordSchema = z.looseObject({
-  version: z.literal(RECORD_VERSION, {
-    error:
-      `unsupported record version (this peaks reads version ${RECORD_VERSION} and migrates older ones; upgrade peaks)`,
-  }),
-  createdAt: iso,
-  updatedAt: iso,
-  sessionId: z.string().min(1),
-  requestId: z.string().min(1),
-  /** `generated` when dispatch had no --request-id and derived one from the batch. */
-  requestIdSource: z.enum(["flag", "generated"]),
-  role: z.string().min(1),
-  batchId: z.string().min(1),
-  dispatchedInBatch: z.number().int().min(1),
-  ide: z.string(),
-  mode: z.enum(["in-process", "detached"]),
-  vendor: z.string().nullable(),
-  brief: z.enum(["inline", "pointer"]),
-  heartbeatIntervalSec: z.number().int().min(1),
-  prompt: z.string(),
-  promptSize: z.number().int().min(0),
-  originalPromptSize: z.number().int().min(0),
-  toolCall: ToolCallSchema.nullable(),
-  status: z.enum(RECORD_STATUSES),
-  outcome: z.enum(OUTCOMES).nullable(),
-  stage: z.enum(STAGES).nullable(),
-  heartbeats: z.array(HeartbeatSchema),
-  lastBeatAt: iso.nullable(),
-  truncated: z.boolean(),
-  revivedAt: iso.nullable(),
-  artifactMetas: z.array(ArtifactMetaSchema),
-  declaredArtifacts: z.array(z.string()),
-  gitHead: z.string().nullable(),
-  gitBranch: z.string().nullable(),
-  headroomResult: z.unknown().nullable(),
-  forcedAt: iso.nullable(),
-  completedAt: iso.nullable(),
-  error: z.string().nullable(),
-  result: SubAgentResultSchema.nullable(),
-  disposed: z.boolean(),
-  disposedAt: iso.nullable(),
-  graphNodeId: z.string().nullable(),
-  workflowId: z.string().nullable(),
-  /** When the sub-agent first fetched its brief (`sub-agent brief`): it started. */
-  briefedAt: iso.optional(),
-  /** An isolated slice's git worktree and merge state (lib/record/worktree.ts). */
-  worktree: SliceWorktreeSchema.optional(),
-});
-export type DispatchRecord = z.infer<typeof DispatchRecordSchema>;
+export function roleFileName(role: string): string {
+  if (isValidId(role) && role.length <= ROLE_FILE_MAX) return role;
+  const slug = role.toLowerCase().normalize("NFKD").replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[^a-z0-9]+/, "").replace(/-{2,}/g, "-").replace(/\.{2,}/g, ".")
+    .slice(0, ROLE_FILE_MAX - 9).replace(/[-.]+$/, "");
+  return `${slug || "role"}-${shortHash(role)}`;
+}
+
+/**
+ * Milliseconds since the epoch in base 36: eight characters (until 2059), so
+ * names sort by time. Short on purpose: record paths travel in every envelope.
+ */
+export function recordTimestamp(now: Date): string {
+  return now.getTime().toString(36).padStart(8, "0");
+}
+
+/**
+ * `dispatch-<rid>-<role>-<ts>-<rand4>.json`. Two dispatches in the same
+ * millisecond rarely draw the same four hex digits; when they do, exclusive
+ * create fails and the dispatch picks another name.
+ */
+export function recordFileName(rid: string, role: string, now: Date): string {
+  return `dispatch-${rid}-${roleFileName(role)}-${recordTimestamp(now)}-${randomHex(4)}.json`;
+}
+
+export function recordFileOf(path: string): string {
+  return basename(path);
+}
+
+/** The record's short id: the time and random parts of its file name (`mx5bdd8m-f9f6`). */
+const RECORD_ID = /^[0-9a-z]{8}-[0-9a-f]{4}$/;
+
+export function recordIdOf(fileName: string): string {
+  return /-([0-9a-z]{8}-[0-9a-f]{4})\.json$/.exec(fileName)?.[1] ?? fileName;
+}
+
+export function isRecordId(value: string): boolean {
+  return RECORD_ID.test(value);
+}
+
+/**
+ * `dispatch-<rid>-<rest>.json` -> `<rest>` (role, time, random tag): the name of the record's
+ * detached run folder and of a slice's worktree.
+ */
+export function runNameFor(recordFile: string, rid: string): string {
+  const prefix = `dispatch-${rid}-`;
+  const stem = recordFile.replace(/\.json$/, "");
+  return stem.startsWith(prefix) ? stem.slice(prefix.length) : stem.replace(/^dispatch-/, "");
+}
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;
 
@@ -177,5 +228,177 @@ export function migrateRecord(raw: unknown): unknown {
   return raw;
 }
 
-/** What record files are read and written through: migration, then the current schema. */
-export const RecordFileSchema = z.preprocess(migrateRecord, DispatchRecordSchema);
+/** An isolated slice's worktree, as a record's `worktree` field holds it (lib/record/worktree.ts). */
+function worktreeSchemas(z: Zod) {
+  const iso = z.string().min(1);
+  const SliceConflictSchema = z.looseObject({
+    /** Repository-relative files the patch could not be applied to. */
+    files: z.array(z.string()),
+    /** The slices already merged that changed those files. */
+    with: z.array(z.looseObject({ node: z.string().nullable(), recordPath: z.string() })),
+    /** Some of the files changed in the main tree itself since the slice started. */
+    main: z.boolean(),
+    message: z.string(),
+  });
+
+  const SliceWorktreeSchema = z.looseObject({
+    /** peaks: peaks made it; host: the host's own sub-agent isolation (Claude Code) made it. */
+    kind: z.enum(["peaks", "host"]),
+    state: z.enum(WORKTREE_STATES),
+    node: z.string().nullable(),
+    /** [level, position in level]: the DAG order slices are merged in. */
+    order: z.tuple([z.number().int(), z.number().int()]).nullable(),
+    owns: z.array(z.string()),
+    /** Absolute path of the checkout (null for a host worktree until its path is known). */
+    path: z.string().nullable(),
+    /** Absolute path of the project's folder inside the checkout. */
+    projectDir: z.string().nullable(),
+    branch: z.string().nullable(),
+    /** The commit the slice started from (a snapshot of the main tree, uncommitted changes included). */
+    base: z.string().nullable(),
+    /** The checkout's HEAD and the tree of its files when the change was captured. */
+    head: z.string().nullable(),
+    tree: z.string().nullable(),
+    /** Project-relative path of the saved patch. */
+    patch: z.string().nullable(),
+    /** Repository-relative files the patch changes. */
+    files: z.array(z.string()),
+    conflict: SliceConflictSchema.nullable(),
+    note: z.string().nullable(),
+    removedAt: iso.nullable(),
+    updatedAt: iso,
+  });
+  return { SliceConflictSchema, SliceWorktreeSchema };
+}
+
+/** The parts of a record: heartbeats, artefacts, the tool call, the sub-agent's result. */
+function partSchemas(z: Zod) {
+  const iso = z.string().min(1);
+  const HeartbeatSchema = z.object({
+    at: iso,
+    status: z.enum(RECORD_STATUSES),
+    progress: z.number().int().min(0).max(100),
+    note: z.string().nullable(),
+    stage: z.enum(STAGES).nullable(),
+  });
+
+  const ArtifactMetaSchema = z.object({
+    /** Project-relative, forward slashes. */
+    path: z.string().min(1),
+    size: z.number().int().min(0),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    status: z.enum(ARTIFACT_STATES),
+    summary: z.string().nullable(),
+    writtenAt: iso,
+    rid: z.string(),
+    role: z.string(),
+    idx: z.number().int().min(1),
+  });
+
+  const ToolCallSchema = z.looseObject({
+    name: z.string().min(1),
+    args: z.record(z.string(), z.unknown()),
+  });
+
+  /** The sub-agent's final message, as passed to `finalize --result-json`. */
+  const SubAgentResultSchema = z.looseObject({
+    role: z.string().min(1),
+    rid: z.string().min(1),
+    status: z.enum(["ok", "blocked", "skipped"]),
+    /** QA's verdict, which the verdict-issued transition takes as it is. */
+    verdict: z.enum(["pass", "return-to-rd", "blocked"]).optional(),
+    artefacts: z.array(z.string().min(1)).default([]),
+    warnings: z.array(z.unknown()).default([]),
+    blockedReason: z.string().nullable().optional(),
+    reason: z.string().nullable().optional(),
+    diffSummary: z.unknown().optional(),
+  });
+  return { HeartbeatSchema, ArtifactMetaSchema, ToolCallSchema, SubAgentResultSchema };
+}
+
+/**
+ * The record's zod schemas, built on first use (`loadSchemas(recordSchemas)`
+ * or `recordSchemas(z)` where zod is loaded anyway). A hot command checks a
+ * record by its generated shape (shapes.ts) and builds these only for what
+ * the shape doubts: an older version, a broken file, a value to word an error about.
+ */
+export const recordSchemas = schemas((z: Zod) => {
+  const iso = z.string().min(1);
+  const { SliceConflictSchema, SliceWorktreeSchema } = worktreeSchemas(z);
+  const { HeartbeatSchema, ArtifactMetaSchema, ToolCallSchema, SubAgentResultSchema } = partSchemas(
+    z,
+  );
+  /**
+   * Loose on purpose: fields added later within the same version (detached
+   * supervisor data, DAG bookkeeping) survive a read-modify-write by an older
+   * command instead of being stripped.
+   */
+  const DispatchRecordSchema = z.looseObject({
+    version: z.literal(RECORD_VERSION, {
+      error:
+        `unsupported record version (this peaks reads version ${RECORD_VERSION} and migrates older ones; upgrade peaks)`,
+    }),
+    createdAt: iso,
+    updatedAt: iso,
+    sessionId: z.string().min(1),
+    requestId: z.string().min(1),
+    /** `generated` when dispatch had no --request-id and derived one from the batch. */
+    requestIdSource: z.enum(["flag", "generated"]),
+    role: z.string().min(1),
+    batchId: z.string().min(1),
+    dispatchedInBatch: z.number().int().min(1),
+    ide: z.string(),
+    mode: z.enum(["in-process", "detached"]),
+    vendor: z.string().nullable(),
+    brief: z.enum(["inline", "pointer"]),
+    heartbeatIntervalSec: z.number().int().min(1),
+    prompt: z.string(),
+    promptSize: z.number().int().min(0),
+    originalPromptSize: z.number().int().min(0),
+    toolCall: ToolCallSchema.nullable(),
+    status: z.enum(RECORD_STATUSES),
+    outcome: z.enum(OUTCOMES).nullable(),
+    stage: z.enum(STAGES).nullable(),
+    heartbeats: z.array(HeartbeatSchema),
+    lastBeatAt: iso.nullable(),
+    truncated: z.boolean(),
+    revivedAt: iso.nullable(),
+    artifactMetas: z.array(ArtifactMetaSchema),
+    declaredArtifacts: z.array(z.string()),
+    gitHead: z.string().nullable(),
+    gitBranch: z.string().nullable(),
+    headroomResult: z.unknown().nullable(),
+    forcedAt: iso.nullable(),
+    completedAt: iso.nullable(),
+    error: z.string().nullable(),
+    result: SubAgentResultSchema.nullable(),
+    disposed: z.boolean(),
+    disposedAt: iso.nullable(),
+    graphNodeId: z.string().nullable(),
+    workflowId: z.string().nullable(),
+    /** When the sub-agent first fetched its brief (`sub-agent brief`): it started. */
+    briefedAt: iso.optional(),
+    /** An isolated slice's git worktree and merge state (lib/record/worktree.ts). */
+    worktree: SliceWorktreeSchema.optional(),
+  });
+  /** What record files are read and written through: migration, then the current schema. */
+  const RecordFileSchema = z.preprocess(migrateRecord, DispatchRecordSchema);
+  return {
+    HeartbeatSchema,
+    ArtifactMetaSchema,
+    ToolCallSchema,
+    SubAgentResultSchema,
+    DispatchRecordSchema,
+    SliceConflictSchema,
+    SliceWorktreeSchema,
+    RecordFileSchema,
+  };
+});
+type RecordSchemas = ReturnType<typeof recordSchemas>;
+export type Heartbeat = z.infer<RecordSchemas["HeartbeatSchema"]>;
+export type ArtifactMeta = z.infer<RecordSchemas["ArtifactMetaSchema"]>;
+export type ToolCall = z.infer<RecordSchemas["ToolCallSchema"]>;
+export type SubAgentResult = z.infer<RecordSchemas["SubAgentResultSchema"]>;
+export type DispatchRecord = z.infer<RecordSchemas["DispatchRecordSchema"]>;
+export type SliceConflict = z.infer<RecordSchemas["SliceConflictSchema"]>;
+export type SliceWorktree = z.infer<RecordSchemas["SliceWorktreeSchema"]>;

@@ -1,69 +1,127 @@
 /**
- * The DAG and the batch's DAG section as zod schemas: what decides a graph
- * the zod-free check in rules.ts does not vouch for, and words what is wrong
- * with it. Loaded only then (and by `swarm plan`, which builds graphs).
+ * The slice DAG a plan fans out (`.peaks/_runtime/<sid>/sc/slice-dag.json`,
+ * or any file `dispatch --from-dag` reads) and the batch's DAG section: the
+ * caps, the allowed values, the types, and the zod schemas that decide a
+ * graph the zod-free check (lib/dag/rules.ts) does not vouch for, and word
+ * what is wrong with it.
  */
-import { z } from "../infra/zod.ts";
+import type { z } from "../infra/zod.ts";
 import { isValidId } from "../infra/ids.ts";
-import {
-  ARTIFACTS_MAX,
-  type BatchDag,
-  COMPLEXITIES,
-  CONTROL_OR_SPACE,
-  type Dag,
-  type DagEdge,
-  type DagNode,
-  ID_RULE,
-  ISOLATIONS,
-  LABEL_MAX,
-  OWNS_MAX,
-  PATH_MAX,
-  ROLE_MAX,
-} from "../dag/rules.ts";
+import { schemas, type Zod } from "../infra/shape/lazy.ts";
 
-const idField = z.string().refine(isValidId, ID_RULE);
-const pathField = z.string().min(1).max(PATH_MAX);
+/** Caps that keep a call bounded: a swarm has a handful of nodes, a big plan a few hundred. */
+export const DAG_MAX_NODES = 1000;
+export const DAG_MAX_EDGES = 20_000;
+export const DAG_MAX_BYTES = 4 * 1024 * 1024;
 
-export const DagNodeSchema: z.ZodType<DagNode> = z.strictObject({
-  id: idField,
-  role: z.string().min(1).max(ROLE_MAX).refine(
-    (role) => !CONTROL_OR_SPACE.test(role),
-    "must not contain whitespace or control characters",
-  ),
-  prompt: z.string().min(1).optional(),
-  promptFile: pathField.optional(),
-  label: z.string().min(1).max(LABEL_MAX).optional(),
-  foundation: z.boolean().optional(),
-  complexity: z.enum(COMPLEXITIES).optional(),
-  requestId: idField.optional(),
-  artifacts: z.array(pathField).max(ARTIFACTS_MAX).optional(),
-  isolation: z.enum(ISOLATIONS).optional(),
-  owns: z.array(pathField).max(OWNS_MAX).optional(),
-}).refine(
-  (node) => (node.prompt === undefined) !== (node.promptFile === undefined),
-  { message: "needs exactly one of prompt and promptFile" },
-);
+export const COMPLEXITIES = ["trivial", "simple", "complex"] as const;
+export const ISOLATIONS = ["worktree"] as const;
+export const OWNS_MAX = 256;
+export const ARTIFACTS_MAX = 32;
+export const PATH_MAX = 4096;
+export const ROLE_MAX = 256;
+export const LABEL_MAX = 200;
 
-export const DagEdgeSchema: z.ZodType<DagEdge> = z.strictObject({ from: idField, to: idField });
+export const ID_RULE =
+  "must be 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit";
+// deno-lint-ignore no-control-regex
+export const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]/u;
 
-export const DagSchema: z.ZodType<Dag> = z.strictObject({
-  version: z.literal(1).optional(),
-  rid: idField.optional(),
-  batchId: idField.optional(),
-  nodes: z.array(DagNodeSchema).min(1, "needs at least one node"),
-  edges: z.array(DagEdgeSchema),
-});
+/** One sub-agent of the graph (the schema below is typed by these). */
+export interface DagNode {
+  id: string;
+  role: string;
+  prompt?: string;
+  /** Project-relative path of a file holding the prompt. */
+  promptFile?: string;
+  label?: string;
+  foundation?: boolean;
+  complexity?: (typeof COMPLEXITIES)[number];
+  requestId?: string;
+  /** Artefact paths the node's sub-agent will own (as `dispatch --write-artifact`). */
+  artifacts?: string[];
+  /** An implementation slice's own git worktree, merged back at finalize in DAG order. */
+  isolation?: (typeof ISOLATIONS)[number];
+  /** Project-relative files or folders the slice owns; two slices of one level may not share one. */
+  owns?: string[];
+}
 
-/** The schema `batchDagOf` (rules.ts) reads the batch's DAG section by; tests hold them together. */
-export const BatchDagSchema: z.ZodType<BatchDag> = z.object({
-  hash: z.string().regex(/^[0-9a-f]{64}$/),
-  source: z.string(),
-  nodes: z.number().int().min(1),
-  levels: z.number().int().min(1),
-  dispatched: z.array(z.object({
-    node: z.string(),
-    record: z.string(),
-    n: z.number().int().min(1),
-    at: z.string(),
-  })),
+/** `to` runs after `from`. */
+export interface DagEdge {
+  from: string;
+  to: string;
+}
+
+export interface Dag {
+  version?: 1;
+  /** Set by `swarm plan`: the request the graph was planned for and the batch it goes out in. */
+  rid?: string;
+  batchId?: string;
+  nodes: DagNode[];
+  edges: DagEdge[];
+}
+
+/**
+ * What `--from-dag` keeps in the batch file (`batch.dag`): the graph's
+ * identity, so another graph under the same batch id is refused, and which
+ * node went out in which record, so a node is never dispatched twice.
+ */
+export interface BatchDag {
+  hash: string;
+  /** Project-relative path of the file the graph came from. */
+  source: string;
+  nodes: number;
+  levels: number;
+  dispatched: Array<{ node: string; record: string; n: number; at: string }>;
+}
+
+/** The zod schemas, built on first use (see `schemas` in lib/infra/shape/lazy.ts). */
+export const sliceDagSchemas = schemas((z: Zod) => {
+  const idField = z.string().refine(isValidId, ID_RULE);
+  const pathField = z.string().min(1).max(PATH_MAX);
+
+  const DagNodeSchema: z.ZodType<DagNode> = z.strictObject({
+    id: idField,
+    role: z.string().min(1).max(ROLE_MAX).refine(
+      (role) => !CONTROL_OR_SPACE.test(role),
+      "must not contain whitespace or control characters",
+    ),
+    prompt: z.string().min(1).optional(),
+    promptFile: pathField.optional(),
+    label: z.string().min(1).max(LABEL_MAX).optional(),
+    foundation: z.boolean().optional(),
+    complexity: z.enum(COMPLEXITIES).optional(),
+    requestId: idField.optional(),
+    artifacts: z.array(pathField).max(ARTIFACTS_MAX).optional(),
+    isolation: z.enum(ISOLATIONS).optional(),
+    owns: z.array(pathField).max(OWNS_MAX).optional(),
+  }).refine(
+    (node) => (node.prompt === undefined) !== (node.promptFile === undefined),
+    { message: "needs exactly one of prompt and promptFile" },
+  );
+
+  const DagEdgeSchema: z.ZodType<DagEdge> = z.strictObject({ from: idField, to: idField });
+
+  const DagSchema: z.ZodType<Dag> = z.strictObject({
+    version: z.literal(1).optional(),
+    rid: idField.optional(),
+    batchId: idField.optional(),
+    nodes: z.array(DagNodeSchema).min(1, "needs at least one node"),
+    edges: z.array(DagEdgeSchema),
+  });
+
+  /** The schema `batchDagOf` (rules.ts) reads the batch's DAG section by; tests hold them together. */
+  const BatchDagSchema: z.ZodType<BatchDag> = z.object({
+    hash: z.string().regex(/^[0-9a-f]{64}$/),
+    source: z.string(),
+    nodes: z.number().int().min(1),
+    levels: z.number().int().min(1),
+    dispatched: z.array(z.object({
+      node: z.string(),
+      record: z.string(),
+      n: z.number().int().min(1),
+      at: z.string(),
+    })),
+  });
+  return { DagNodeSchema, DagEdgeSchema, DagSchema, BatchDagSchema };
 });

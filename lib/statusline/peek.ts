@@ -10,7 +10,7 @@ import { type MemberView, memberView, unreadableView } from "../batch/status_lin
 import type { Project } from "../workspace/project.ts";
 import type { ContextReading, Presence } from "../presence/presence.ts";
 import type { DispatchRecord } from "../record/record.ts";
-import { isRecordFileName, isTerminal } from "../record/names.ts";
+import { isRecordFileName, isTerminal } from "../state/record.ts";
 import { readBoundedText } from "../infra/fs/files.ts";
 
 /**

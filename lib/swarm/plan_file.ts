@@ -8,7 +8,7 @@
 import type { Project } from "../workspace/project.ts";
 import { readValidated, updateJson } from "../infra/fs/json.ts";
 import { commandLine } from "../infra/shell.ts";
-import { stateSchema } from "../infra/shape/lazy.ts";
+import { loadSchemas, stateSchema } from "../infra/shape/lazy.ts";
 import { SWARM_PLAN_SHAPE } from "../state/shapes.ts";
 import type { SwarmPlan } from "../state/swarm_plan.ts";
 
@@ -20,13 +20,16 @@ export {
   type SwarmChoice,
   type SwarmOutcome,
   type SwarmRole,
-} from "./plan_names.ts";
+} from "../state/swarm_plan.ts";
 export type { Convergence, MemberResult, SwarmPlan } from "../state/swarm_plan.ts";
 
 /** The plan, checked by its shape (zod only for what the shape doubts). */
 const SwarmPlanFile = stateSchema<SwarmPlan>(
   SWARM_PLAN_SHAPE,
-  () => import("../state/swarm_plan.ts").then((m) => m.SwarmPlanSchema),
+  () =>
+    import("../state/swarm_plan.ts").then((m) => loadSchemas(m.swarmPlanSchemas)).then((s) =>
+      s.SwarmPlanSchema
+    ),
 );
 
 /** A broken plan is moved aside (bytes kept); `swarm plan` then writes a fresh one. */

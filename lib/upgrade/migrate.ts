@@ -7,7 +7,8 @@ import { isoTime, isValidId } from "../infra/ids.ts";
 import { fileTimestamp } from "../infra/ids.ts";
 import type { Project } from "../workspace/project.ts";
 import { DEFAULT_PREFERENCES } from "../preferences/preferences.ts";
-import { PreferencesSchema } from "../state/preferences.ts";
+import { preferencesSchemas } from "../state/preferences.ts";
+import { z } from "../infra/zod.ts";
 import { withLock } from "../infra/fs/lock.ts";
 import { ensureGitignore, ensureWorkspaceDirs, withGitignoreBlock } from "../workspace/skeleton.ts";
 import { LEGACY_SESSION_DIR, type Signal } from "./detect.ts";
@@ -39,7 +40,7 @@ async function preferencesStep(m: Migration): Promise<StepReport> {
   } catch {
     parsed = null;
   }
-  if (text !== undefined && PreferencesSchema.safeParse(parsed).success) {
+  if (text !== undefined && preferencesSchemas(z).PreferencesSchema.safeParse(parsed).success) {
     return step("preferences", m, []);
   }
   const next: Record<string, unknown> = { ...DEFAULT_PREFERENCES };
@@ -53,7 +54,7 @@ async function preferencesStep(m: Migration): Promise<StepReport> {
     const old = parsed && typeof parsed === "object" && !Array.isArray(parsed)
       ? parsed as Record<string, unknown>
       : {};
-    const shape = PreferencesSchema.shape as Record<
+    const shape = preferencesSchemas(z).PreferencesSchema.shape as Record<
       string,
       { safeParse(v: unknown): { success: boolean } }
     >;
@@ -76,7 +77,10 @@ async function preferencesStep(m: Migration): Promise<StepReport> {
   }
   if (!m.dryRun) {
     await assertWritable(m.project, path, "the preferences file");
-    await withLock(path, () => writeJsonAtomic(path, PreferencesSchema.parse(next)));
+    await withLock(
+      path,
+      () => writeJsonAtomic(path, preferencesSchemas(z).PreferencesSchema.parse(next)),
+    );
   }
   return step("preferences", m, details);
 }

@@ -10,7 +10,7 @@ import type { Project } from "../workspace/project.ts";
 import { REQUEST_ROLES, type RequestDocument, type RequestRole } from "../request/file.ts";
 import { readRequest } from "../request/file.ts";
 import { type DispatchRecord, readRecords, recordFileNames } from "../record/record.ts";
-import { isTerminal } from "../record/names.ts";
+import { isTerminal } from "../state/record.ts";
 
 /** The parts of the swarm plan the workflow steps need. */
 export interface PlanView {

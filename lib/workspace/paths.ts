@@ -5,7 +5,8 @@
 import { isAbsolute, join, relative, SEPARATOR } from "../infra/std.ts";
 import { assertId, printable } from "../infra/ids.ts";
 import { usageError } from "../infra/errors.ts";
-import { isRecordFileName } from "../record/names.ts";
+import { climbsOut } from "../infra/fs/guard.ts";
+import { isRecordFileName } from "../state/record.ts";
 
 export const PEAKS_DIR = ".peaks";
 
@@ -150,11 +151,6 @@ function assertRecordFile(fileName: string): string {
     } is not a dispatch record file name (dispatch-<…>.json).`,
     { data: { value: printable(fileName) } },
   );
-}
-
-/** True when a relative path climbs out (`..` or `../…`), not for names such as `..notes.md`. */
-export function climbsOut(rel: string): boolean {
-  return rel === ".." || rel.startsWith("../") || rel.startsWith("..\\");
 }
 
 /** A project-relative path with forward slashes, as shown in envelopes. */

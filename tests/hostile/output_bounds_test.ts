@@ -4,7 +4,7 @@
  * LLM's context, and a long list pages.
  */
 import { assert, assertEquals } from "@std/assert";
-import { ARTIFACT_STATES } from "../../lib/record/names.ts";
+import { ARTIFACT_STATES } from "../../lib/state/record.ts";
 import { runPeaks } from "../support/cli.ts";
 import { envFor, type Fixture, freshFixture } from "./fixture.ts";
 import { editJson, recordAbs } from "./model.ts";

@@ -4,7 +4,7 @@
  * support code (DENO_AUDIT_PERMISSIONS, one JSONL file per process), then writes
  * docs/permissions-audit.json and docs/permissions-audit.md: every permission
  * actually used, by kind, next to the `peaks` set in deno.json. The test in
- * tests/unit/permissions_audit_test.ts fails when deno.json grants more than
+ * tests/repo/permissions_audit_test.ts fails when deno.json grants more than
  * this report justifies.
  *
  *     deno run -A tests/permissions/audit.ts [--skip-tests <dir with .jsonl files>]

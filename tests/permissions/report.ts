@@ -32,7 +32,7 @@ export interface AuditReport {
   ungranted: string[];
 }
 
-/** What tests/cli/permissions_test.ts and the headroom tests try so the runtime refuses it. */
+/** What tests/commands/permissions/install_test.ts and the headroom tests try so the runtime refuses it. */
 export const REFUSED_ON_PURPOSE = ["net:192.0.2.1", "import:deno.land"];
 
 /** Grants that Linux test runs cannot exercise, and why they stay. */
@@ -44,11 +44,11 @@ export const REASONS: Record<string, string> = {
   "net:localhost":
     "The default headroom address is http://localhost:8787 (the tests use 127.0.0.1).",
   "run:git":
-    "Deno's audit log does not record run checks; peaks starts git by name for gitHead and the commit audit (lib/infra/git.ts, tested in tests/cli/subagent_finalize_test.ts).",
+    "Deno's audit log does not record run checks; peaks starts git by name for gitHead and the commit audit (lib/infra/git.ts, tested in tests/commands/sub-agent/finalize_test.ts).",
   "run:claude":
-    "Detached mode starts the vendor CLI by name under the supervisor (lib/subagent/detached/, tested with a fake claude on PATH in tests/cli/detached_*_test.ts).",
+    "Detached mode starts the vendor CLI by name under the supervisor (lib/detached/, tested with a fake claude on PATH in tests/detached/*_test.ts).",
   "run:codex":
-    "Detached mode vendor CLI (same path as claude; tests/cli/detached_run_test.ts uses a fake codex).",
+    "Detached mode vendor CLI (same path as claude; tests/detached/run_test.ts uses a fake codex).",
   "run:copilot":
     "Detached mode vendor CLI (lib/hosts/vendors.ts lists it; started by name, never through a shell).",
   "run:gemini":
@@ -56,7 +56,7 @@ export const REASONS: Record<string, string> = {
   "run:opencode":
     "Detached mode vendor CLI (lib/hosts/vendors.ts lists it; started by name, never through a shell).",
   "run:peaks":
-    "The compiled binary starts its own supervisor as `peaks` when the peaks on PATH is the same file (lib/cli/runtime.ts drops the name otherwise; tests/cli/detached_permissions_test.ts).",
+    "The compiled binary starts its own supervisor as `peaks` when the peaks on PATH is the same file (lib/cli/runtime.ts drops the name otherwise; tests/detached/permissions_test.ts).",
   "run:deno":
     "Under `deno run` (development and tests) the supervisor is started through deno; a compiled binary drops this name at start-up (lib/cli/runtime.ts).",
   "import:localhost:0":
@@ -184,8 +184,8 @@ export function renderMarkdown(report: AuditReport): string {
     "Deno's permission audit (`DENO_AUDIT_PERMISSIONS`) on every peaks process started through the",
     "shared test support code, and this page lists every permission those processes used next to the",
     "`peaks` set in `deno.json` (the set the compiled binary carries).",
-    "`tests/unit/permissions_audit_test.ts` fails when `deno.json` grants anything this report does not",
-    "justify, and `tests/cli/permissions_test.ts` shows the runtime refusing what the set leaves out.",
+    "`tests/repo/permissions_audit_test.ts` fails when `deno.json` grants anything this report does not",
+    "justify, and `tests/commands/permissions/install_test.ts` shows the runtime refusing what the set leaves out.",
     "",
     `- Deno ${report.deno}; ${report.processes} peaks processes; ${report.checks} permission checks.`,
     `- Demo: ${report.demo}.`,

@@ -264,39 +264,6 @@ export function eagerCycles(graph: ImportGraph): string[][] {
   return cycles;
 }
 
-/**
- * The longest chain of top-level folders, counted in folders, following every
- * import that loads code (static ones and the table's lazy ones).
- */
-export function floors(graph: ImportGraph): { count: number; chain: string[] } {
-  const next = new Map<string, Set<string>>();
-  for (const edge of graph.edges) {
-    if (edge.typeOnly) continue;
-    const [a, b] = [topFolder(edge.from), topFolder(edge.to)];
-    if (a === b) continue;
-    if (!next.has(a)) next.set(a, new Set());
-    next.get(a)!.add(b);
-  }
-  const memo = new Map<string, string[]>();
-  const visiting = new Set<string>();
-  const longest = (folder: string): string[] => {
-    if (memo.has(folder)) return memo.get(folder)!;
-    if (visiting.has(folder)) return [folder];
-    visiting.add(folder);
-    let best: string[] = [];
-    for (const to of next.get(folder) ?? []) {
-      const chain = longest(to);
-      if (chain.length > best.length) best = chain;
-    }
-    visiting.delete(folder);
-    const chain = [folder, ...best];
-    memo.set(folder, chain);
-    return chain;
-  };
-  const chain = longest("entry");
-  return { count: chain.length, chain };
-}
-
 /** Everything a file loads before it runs: static, non-type imports, followed transitively. */
 export function staticClosure(graph: ImportGraph, file: string): Set<string> {
   const next = new Map<string, string[]>();

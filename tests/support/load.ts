@@ -10,7 +10,7 @@
 import { recordPathOf } from "./subagent.ts";
 import { baseEnv, peaksArgs } from "./cli.ts";
 import { checkState } from "./state_check.ts";
-import { MAX_HEARTBEATS } from "../../lib/record/names.ts";
+import { MAX_HEARTBEATS } from "../../lib/state/record.ts";
 
 export interface LoadOptions {
   root: string;

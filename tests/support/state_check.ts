@@ -1,22 +1,31 @@
 /**
  * Reads every file under a project's `.peaks/` and checks it with the real
- * schemas from lib/core, then checks the invariants that prove each file
+ * schemas from lib/state, then checks the invariants that prove each file
  * holds only complete operations (see docs/reliability.md for the list).
  * Used after fault injection, load runs and hostile-input cases.
  */
+import { z } from "../../lib/infra/zod.ts";
 import { join, relative } from "../../lib/infra/std.ts";
-import { SessionBindingSchema, SessionMetaSchema } from "../../lib/state/session.ts";
-import { ContextReadingSchema, PresenceSchema } from "../../lib/state/presence.ts";
-import { PreferencesSchema } from "../../lib/state/preferences.ts";
-import { type DispatchRecord, RecordFileSchema } from "../../lib/state/record.ts";
-import { isRecordFileName, isTerminal, MAX_HEARTBEATS } from "../../lib/record/names.ts";
-import { type Batch, BatchSchema } from "../../lib/state/batch.ts";
-import { ChannelSchema } from "../../lib/state/channel.ts";
+import { sessionSchemas } from "../../lib/state/session.ts";
+import { presenceSchemas } from "../../lib/state/presence.ts";
+import { preferencesSchemas } from "../../lib/state/preferences.ts";
+import { type DispatchRecord, recordSchemas } from "../../lib/state/record.ts";
+import { isRecordFileName, isTerminal, MAX_HEARTBEATS } from "../../lib/state/record.ts";
+import { type Batch, batchSchemas } from "../../lib/state/batch.ts";
+import { channelSchemas } from "../../lib/state/channel.ts";
 import { parseRequest } from "../../lib/request/file.ts";
-import { ScanResultSchema } from "../../lib/state/scan_result.ts";
-import { OverrideLedgerSchema } from "../../lib/state/overrides.ts";
+import { scanResultSchemas } from "../../lib/state/scan_result.ts";
+import { overridesSchemas } from "../../lib/state/overrides.ts";
 import { readHistory } from "../../lib/request/history.ts";
-import type { z } from "zod";
+
+const { SessionBindingSchema, SessionMetaSchema } = sessionSchemas(z);
+const { ContextReadingSchema, PresenceSchema } = presenceSchemas(z);
+const { PreferencesSchema } = preferencesSchemas(z);
+const { RecordFileSchema } = recordSchemas(z);
+const { BatchSchema } = batchSchemas(z);
+const { ChannelSchema } = channelSchemas(z);
+const { ScanResultSchema } = scanResultSchemas(z);
+const { OverrideLedgerSchema } = overridesSchemas(z);
 
 export interface StateReport {
   files: number;

@@ -9,7 +9,7 @@ import {
   recordNotFound,
   updateExistingRecord,
 } from "../../record/record.ts";
-import { ARTIFACT_STATES, isTerminal } from "../../record/names.ts";
+import { ARTIFACT_STATES, isTerminal } from "../../state/record.ts";
 import {
   buildMeta,
   checkArtifactPath,

@@ -5,7 +5,7 @@ import { detectIde, IDE_IDS } from "../../hosts/registry.ts";
 import { isoTime, newUuid, optionalId } from "../../infra/ids.ts";
 import { guardFlagPath } from "../../workspace/project.ts";
 import { usageError, type Warning } from "../../infra/errors.ts";
-import { assertRole, recordIdOf } from "../../record/names.ts";
+import { assertRole, recordIdOf } from "../../state/record.ts";
 import { openSession, type SessionContext } from "../../session/session.ts";
 import { declareArtifacts } from "../../record/artifacts.ts";
 import {
@@ -23,7 +23,7 @@ import { fanoutWarning } from "../../dispatch/fanout_check.ts";
 import { generatedRequestId, readSurroundings, runtimeArgs } from "../../dispatch/runtime_args.ts";
 import { assertDetachedFlags, detachedFlags } from "../../detached/flags.ts";
 import type { Ctx } from "../../infra/command/ctx.ts";
-import type { RecordInputs } from "../../detached/_input.ts";
+import type { RecordInputs } from "../../detached/input.ts";
 import { visibleHint } from "../../dispatch/tool_call.ts";
 import { withoutEmpty } from "../../infra/command/lean.ts";
 import { BATCH_SOFT_LIMIT } from "../../batch/batch.ts";

@@ -4,10 +4,10 @@ import { PeaksError, usageError, type Warning } from "../../infra/errors.ts";
 import { displayPath } from "../../workspace/paths.ts";
 import { type Project, resolveProject } from "../../workspace/project.ts";
 import type { DispatchRecord, SubAgentResult } from "../../record/record.ts";
-import { checkState, stateSchema } from "../../infra/shape/lazy.ts";
+import { checkState, loadSchemas, stateSchema } from "../../infra/shape/lazy.ts";
 import { SUB_AGENT_RESULT_SHAPE } from "../../state/shapes.ts";
 import { finalizeRecord } from "../../record/terminal.ts";
-import { isTerminal, type Outcome } from "../../record/names.ts";
+import { isTerminal, type Outcome } from "../../state/record.ts";
 import { describeIssues } from "../../infra/fs/json.ts";
 import { auditRecord, type RecordAudit } from "../../finalize/audit.ts";
 import { selectTargets, type Skipped } from "../../finalize/targets.ts";
@@ -33,7 +33,10 @@ const RESULT_JSON_MAX = 64 * 1024;
  */
 const SubAgentResultInput = stateSchema<SubAgentResult>(
   SUB_AGENT_RESULT_SHAPE,
-  () => import("../../state/record.ts").then((m) => m.SubAgentResultSchema),
+  () =>
+    import("../../state/record.ts").then((m) => loadSchemas(m.recordSchemas)).then((s) =>
+      s.SubAgentResultSchema
+    ),
 );
 
 async function parseResult(raw: string | undefined): Promise<SubAgentResult | null> {

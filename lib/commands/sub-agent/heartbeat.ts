@@ -3,7 +3,7 @@ import { flag } from "../../infra/command/flag.ts";
 import { PeaksError, type Warning } from "../../infra/errors.ts";
 import { displayPath } from "../../workspace/paths.ts";
 import { resolveProject } from "../../workspace/project.ts";
-import { isTerminal, MAX_HEARTBEATS, STAGES } from "../../record/names.ts";
+import { isTerminal, MAX_HEARTBEATS, STAGES } from "../../state/record.ts";
 import { applyBeat, BEAT_STATUSES } from "../../record/heartbeat.ts";
 import { resolveRecordFlag } from "../../record/record_flag.ts";
 import { updateExistingRecord } from "../../record/record.ts";

@@ -5,7 +5,7 @@ import { assertId } from "../../infra/ids.ts";
 import { effectiveStatus, lastBeatAgeSec, lastProgress, liveness } from "../../record/liveness.ts";
 import { displayPath } from "../../workspace/paths.ts";
 import { listRecords } from "../../record/record.ts";
-import { RECORD_STATUSES } from "../../record/names.ts";
+import { RECORD_STATUSES } from "../../state/record.ts";
 import { openSession, peaksCommand } from "../../session/session.ts";
 
 /** Artefacts shown per record: a record may register thousands; the list stays small. */

@@ -4,11 +4,11 @@ import { DetachedInfoSchema } from "../../detached/runs.ts";
 import { PeaksError } from "../../infra/errors.ts";
 import { resolveProject } from "../../workspace/project.ts";
 import { readRecord, recordNotFound } from "../../record/record.ts";
-import { recordFileOf, runNameFor } from "../../record/names.ts";
+import { recordFileOf, runNameFor } from "../../state/record.ts";
 import { describeIssues } from "../../infra/fs/json.ts";
 import { ensureDir } from "../../infra/fs/files.ts";
 import { resolveRecordFlag } from "../../record/record_flag.ts";
-import { RunFiles } from "../../detached/_run_files.ts";
+import { RunFiles } from "../../detached/run_files.ts";
 import { supervise } from "../../detached/supervised_run.ts";
 
 export default defineCommand({

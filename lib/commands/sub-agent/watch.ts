@@ -8,7 +8,7 @@ import {
 } from "../../batch/members.ts";
 import { gateError, PeaksError } from "../../infra/errors.ts";
 import { liveness } from "../../record/liveness.ts";
-import { isTerminal } from "../../record/names.ts";
+import { isTerminal } from "../../state/record.ts";
 import { openSession } from "../../session/session.ts";
 import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "../../batch/view.ts";
 import { sleep } from "../../infra/fs/files.ts";

@@ -1,7 +1,6 @@
 import { dirname, isAbsolute, relative, resolve } from "../std.ts";
 import { isNotFound, PeaksError, usageError } from "../errors.ts";
 import { printable } from "../ids.ts";
-import { climbsOut } from "../../workspace/paths.ts";
 
 export interface GuardOptions {
   /** Flag the path came from, named in the error. */
@@ -102,4 +101,9 @@ export function assertNotSymlink(path: string, what: string): void {
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
+}
+
+/** True when a relative path climbs out (`..` or `../…`), not for names such as `..notes.md`. */
+export function climbsOut(rel: string): boolean {
+  return rel === ".." || rel.startsWith("../") || rel.startsWith("..\\");
 }

@@ -30,3 +30,22 @@ export async function checkState<T>(schema: AnySchema<T>, value: unknown): Promi
   if (fits(schema.shape, value)) return { success: true, data: value as T };
   return (await schema.load()).safeParse(value) as Checked<T>;
 }
+
+/** zod's namespace, as a state kind's schema builder receives it. */
+export type Zod = typeof import("../zod.ts").z;
+
+/**
+ * A state kind's zod schemas, built on first use from the zod the caller
+ * passes: the state file itself loads no zod, so hot commands can import its
+ * words and version for free.
+ */
+export function schemas<T>(build: (z: Zod) => T): (z: Zod) => T {
+  let built: T | undefined;
+  return (z) => built ??= build(z);
+}
+
+/** Loads zod, then the schemas: for a reader that needs them only when a shape doubts. */
+export async function loadSchemas<T>(of: (z: Zod) => T): Promise<T> {
+  const { z } = await import("../zod.ts");
+  return of(z);
+}

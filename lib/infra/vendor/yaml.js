@@ -748,7 +748,7 @@ var YamlSyntaxError = class extends SyntaxError {
    * @example Usage
    * ```ts
    * import { YamlSyntaxError } from "mod.js";
-   * import { assertEquals } from "../../core/assert/mod.js";
+   * import { assertEquals } from "../assert/mod.js";
    *
    * const error = new YamlSyntaxError("Test", { line: 5, column: 10, offset: 50 });
    * assertEquals(error.line, 5);
@@ -761,7 +761,7 @@ var YamlSyntaxError = class extends SyntaxError {
    * @example Usage
    * ```ts
    * import { YamlSyntaxError } from "mod.js";
-   * import { assertEquals } from "../../core/assert/mod.js";
+   * import { assertEquals } from "../assert/mod.js";
    *
    * const error = new YamlSyntaxError("Test", { line: 5, column: 10, offset: 50 });
    * assertEquals(error.column, 10);
@@ -774,7 +774,7 @@ var YamlSyntaxError = class extends SyntaxError {
    * @example Usage
    * ```ts
    * import { YamlSyntaxError } from "mod.js";
-   * import { assertEquals } from "../../core/assert/mod.js";
+   * import { assertEquals } from "../assert/mod.js";
    *
    * const error = new YamlSyntaxError("Test", { line: 5, column: 10, offset: 50 });
    * assertEquals(error.offset, 50);
@@ -788,7 +788,7 @@ var YamlSyntaxError = class extends SyntaxError {
    * @example Usage
    * ```ts
    * import { YamlSyntaxError } from "mod.js";
-   * import { assertEquals } from "../../core/assert/mod.js";
+   * import { assertEquals } from "../assert/mod.js";
    *
    * const snippet = "    foo: bar\n         ^";
    * const error = new YamlSyntaxError(
