@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs peaks: the binary in $PEAKS_HOME/bin and the skills in $PEAKS_HOME/skills.
-# POSIX sh with the usual tools (uname, tar and gzip, awk, sed, grep, mktemp), sha256sum or
+# POSIX sh with the usual tools (uname, tar and gzip, awk, sed, grep, find, sort, mktemp), sha256sum or
 # shasum, and curl or wget only when it downloads. `sh install.sh --help` lists the options.
 set -eu
 
@@ -228,13 +228,21 @@ uninstall() {
   confirm "Remove peaks from $peaks_home?" || die "nothing was removed"
   while IFS='=' read -r kind value; do
     case "$kind" in
-      file | dir)
+      file | dir | mkdir)
         safe_relative "$value" || die "$manifest lists an unsafe path: $value"
-        rm -rf "${peaks_home:?}/$value"
         ;;
+    esac
+    case "$kind" in
+      file) rm -f "${peaks_home:?}/$value" ;;
+      # A whole tree, as installers before the file-by-file manifest listed skills/.
+      dir) rm -rf "${peaks_home:?}/$value" ;;
       profile | created-profile) remove_profile_lines "$value" "$kind" ;;
     esac
   done <"$manifest"
+  # Folders the installer created go when they are empty; deepest first.
+  sed -n 's/^mkdir=//p' "$manifest" | sort -r | while IFS= read -r folder; do
+    rmdir "${peaks_home:?}/$folder" 2>/dev/null || true
+  done
   rm -f "$manifest"
   rmdir "$bin_dir" 2>/dev/null || true
   rmdir "$peaks_home" 2>/dev/null || true
@@ -334,14 +342,76 @@ locate_archive() {
 same_install() {
   [ -f "$peaks_home/$manifest_name" ] || return 1
   grep -x "version=$archive_version" "$peaks_home/$manifest_name" >/dev/null 2>&1 || return 1
-  tar -tzf "$archive" | while IFS= read -r entry; do
-    case "$entry" in
-      */) continue ;;
-      peaks) installed="$bin_dir/peaks" ;;
-      *) installed="$peaks_home/$entry" ;;
+  while IFS= read -r entry; do
+    [ -f "$peaks_home/$entry" ] || return 1
+    [ "$(sha256_of "$stage_dir/new/$entry")" = "$(sha256_of "$peaks_home/$entry")" ] || return 1
+  done <"$stage_dir/files"
+}
+
+# What the manifest in place says the installer owns, one path a line: $stage_dir/owned for
+# files, $stage_dir/made for folders it created. An older manifest's dir=<tree> owns every file
+# and folder under that tree.
+read_ownership() {
+  : >"$stage_dir/owned"
+  : >"$stage_dir/made"
+  old_manifest="$peaks_home/$manifest_name"
+  [ -f "$old_manifest" ] || return 0
+  while IFS='=' read -r kind value; do
+    case "$kind" in
+      file | dir | mkdir) safe_relative "$value" || die "$old_manifest lists an unsafe path: $value" ;;
+      *) continue ;;
     esac
-    [ -f "$installed" ] || exit 1
-    [ "$(sha256_of "$stage_dir/$entry")" = "$(sha256_of "$installed")" ] || exit 1
+    case "$kind" in
+      file) say "$value" >>"$stage_dir/owned" ;;
+      mkdir) say "$value" >>"$stage_dir/made" ;;
+      dir)
+        if [ -d "$peaks_home/$value" ]; then
+          (cd "$peaks_home" && find "$value" -type f) >>"$stage_dir/owned"
+          (cd "$peaks_home" && find "$value" -type d) >>"$stage_dir/made"
+        fi
+        ;;
+    esac
+  done <"$old_manifest"
+}
+
+listed() { grep -F -x -e "$1" "$2" >/dev/null 2>&1; }
+
+# Refuses, naming them, the paths the archive would take that hold something the installer did
+# not put there: it never deletes or overwrites a file of the user's.
+check_conflicts() {
+  conflicts=''
+  while IFS= read -r entry; do
+    if [ -e "$peaks_home/$entry" ] || [ -L "$peaks_home/$entry" ]; then
+      listed "$entry" "$stage_dir/owned" || conflicts="$conflicts${conflicts:+, }$entry"
+    fi
+  done <"$stage_dir/files"
+  while IFS= read -r folder; do
+    if [ -e "$peaks_home/$folder" ] || [ -L "$peaks_home/$folder" ]; then
+      [ -d "$peaks_home/$folder" ] || conflicts="$conflicts${conflicts:+, }$folder"
+    fi
+  done <"$stage_dir/folders"
+  [ -z "$conflicts" ] ||
+    die "$peaks_home already holds files this installer did not put there: $conflicts. It never replaces them: move them away, or install somewhere else with PEAKS_HOME. Nothing was changed."
+}
+
+# Moves the staged files into place. Files the last install put there that this archive no
+# longer holds go; folders are created as needed and recorded; the archive's files replace only
+# the installer's own (check_conflicts ran first). Folders it created that are left empty go.
+place_files() {
+  while IFS= read -r entry; do
+    listed "$entry" "$stage_dir/files" || rm -f "${peaks_home:?}/$entry"
+  done <"$stage_dir/owned"
+  while IFS= read -r folder; do
+    if [ ! -d "$peaks_home/$folder" ]; then
+      mkdir "$peaks_home/$folder" || die "could not create $peaks_home/$folder"
+      say "$folder" >>"$stage_dir/made"
+    fi
+  done <"$stage_dir/folders"
+  while IFS= read -r entry; do
+    mv -f "$stage_dir/new/$entry" "$peaks_home/$entry" || die "could not move $entry into $peaks_home"
+  done <"$stage_dir/files"
+  sort -r -u "$stage_dir/made" | while IFS= read -r folder; do
+    listed "$folder" "$stage_dir/folders" || rmdir "${peaks_home:?}/$folder" 2>/dev/null || true
   done
 }
 
@@ -381,39 +451,31 @@ install() {
   # Unpack and check next to the destination, so moving into place is a rename.
   mkdir -p "$peaks_home"
   stage_dir="$(mktemp -d "$peaks_home/.staging.XXXXXX")"
-  tar -xzf "$archive" -C "$stage_dir" 2>/dev/null ||
+  mkdir "$stage_dir/new"
+  tar -xzf "$archive" -C "$stage_dir/new" 2>/dev/null ||
     die "$name could not be unpacked (damaged archive?); nothing was changed"
-  if [ ! -f "$stage_dir/peaks" ] || [ ! -d "$stage_dir/skills" ]; then
+  if [ ! -f "$stage_dir/new/peaks" ] || [ ! -d "$stage_dir/new/skills" ]; then
     die "$name does not hold peaks and skills/; nothing was changed"
   fi
-  chmod 755 "$stage_dir/peaks"
-  reported="$("$stage_dir/peaks" --version 2>&1 || true)"
+  chmod 755 "$stage_dir/new/peaks"
+  reported="$("$stage_dir/new/peaks" --version 2>&1 || true)"
   [ "$reported" = "peaks $archive_version" ] ||
     die "the peaks in $name does not run here (it printed: $reported); nothing was changed"
+  # The staged tree takes the installed layout: the binary goes to bin/.
+  [ ! -e "$stage_dir/new/bin" ] || die "$name holds a bin/ of its own; nothing was changed"
+  mkdir "$stage_dir/new/bin"
+  mv "$stage_dir/new/peaks" "$stage_dir/new/bin/peaks"
+  (cd "$stage_dir/new" && find . -type f) | sed 's|^\./||' | sort >"$stage_dir/files"
+  (cd "$stage_dir/new" && find . -type d) | sed -n 's|^\./||p' | sort >"$stage_dir/folders"
+  read_ownership
 
-  plugin=0
-  [ ! -d "$stage_dir/.claude-plugin" ] || plugin=1
   unchanged=0
   if same_install; then
     unchanged=1
     say "peaks $archive_version is already installed in $peaks_home; nothing to replace"
   else
-    mkdir -p "$bin_dir"
-    if [ -e "$peaks_home/skills" ]; then mv "$peaks_home/skills" "$stage_dir/skills.old"; fi
-    if ! mv "$stage_dir/skills" "$peaks_home/skills"; then
-      [ ! -e "$stage_dir/skills.old" ] || mv "$stage_dir/skills.old" "$peaks_home/skills"
-      die "could not move the skills into $peaks_home"
-    fi
-    # The Claude Code plugin manifests: with them $PEAKS_HOME is a plugin marketplace too.
-    if [ "$plugin" = 1 ]; then
-      if [ -e "$peaks_home/.claude-plugin" ]; then mv "$peaks_home/.claude-plugin" "$stage_dir/plugin.old"; fi
-      mv "$stage_dir/.claude-plugin" "$peaks_home/.claude-plugin" ||
-        die "could not move the plugin manifests into $peaks_home"
-    fi
-    for doc in LICENSE README.md THIRD_PARTY_LICENSES.md; do
-      [ ! -f "$stage_dir/$doc" ] || mv -f "$stage_dir/$doc" "$peaks_home/$doc"
-    done
-    mv -f "$stage_dir/peaks" "$bin_dir/peaks"
+    check_conflicts
+    place_files
   fi
 
   profile_kind=profile
@@ -439,11 +501,10 @@ install() {
     say "# Written by the peaks installer: --uninstall removes exactly these."
     say "version=$archive_version"
     say "target=$target"
-    say "file=bin/peaks"
-    say "dir=skills"
-    [ "$plugin" = 0 ] || say "dir=.claude-plugin"
-    for doc in LICENSE README.md THIRD_PARTY_LICENSES.md; do
-      [ ! -f "$peaks_home/$doc" ] || say "file=$doc"
+    sed 's/^/file=/' "$stage_dir/files"
+    # Folders it created: --uninstall removes them once they are empty.
+    sort -u "$stage_dir/made" | while IFS= read -r folder; do
+      [ ! -d "$peaks_home/$folder" ] || say "mkdir=$folder"
     done
     [ -z "$profile" ] || say "$profile_kind=$profile"
     # Profiles an earlier install edited stay listed, so --uninstall still cleans them.

@@ -446,7 +446,8 @@ Deno.test({
     const release = await buildRelease(join(dir.path, "release"), { version: "2.0.0", target });
     assertEquals((await runInstaller(["--archive", release.archive, "--yes"], box.env)).code, 0);
     const manifest = await Deno.readTextFile(join(box.peaksHome, ".install-manifest"));
-    assertStringIncludes(manifest, "\ndir=.claude-plugin\n");
+    assertStringIncludes(manifest, "\nfile=.claude-plugin/plugin.json\n");
+    assertStringIncludes(manifest, "\nmkdir=.claude-plugin\n");
     assertStringIncludes(manifest, `\ncreated-profile=${profileOf(box)}\n`);
     assertEquals((await runInstaller(["--uninstall", "--yes"], box.env)).code, 0);
     assertEquals(await snapshot(box.home), {});
@@ -456,5 +457,98 @@ Deno.test({
     assertEquals(foreign.code, 1);
     assertStringIncludes(foreign.stderr, "was not put there by this installer");
     assert(await exists(join(box.peaksHome, "bin", "peaks")));
+  },
+});
+
+Deno.test({
+  name: "install.sh into a folder of the user's own files never deletes or overwrites one of them",
+  ignore,
+  async fn() {
+    await using dir = await tempDir();
+    const box = await sandbox(dir.path);
+    // PEAKS_HOME pointed at a folder that is not the installer's: the user's own skills and notes.
+    const home = join(box.home, ".claude");
+    const env = { ...box.env, PEAKS_HOME: home };
+    await writeText(join(home, "skills", "my-skill", "SKILL.md"), "mine\n");
+    await writeText(join(home, "README.md"), "my notes\n");
+    const release = await buildRelease(join(dir.path, "release"), { version: "2.0.0", target });
+    const args = ["--archive", release.archive, "--yes", "--no-modify-path"];
+    const before = await snapshot(box.home);
+
+    const refused = await runInstaller(args, env);
+    assertEquals(refused.code, 1, refused.stdout);
+    assertMatch(
+      refused.stderr,
+      new RegExp(
+        `^error: ${home} already holds files this installer did not put there: README\\.md`,
+      ),
+    );
+    assertStringIncludes(refused.stderr, "Nothing was changed.");
+    assertEquals(await snapshot(box.home), before);
+
+    // Without the clashing file the install goes in beside the user's skills.
+    await Deno.remove(join(home, "README.md"));
+    const beside = await runInstaller(args, env);
+    assertEquals(beside.code, 0, beside.stderr);
+    assertEquals(await Deno.readTextFile(join(home, "skills", "my-skill", "SKILL.md")), "mine\n");
+    assertEquals(
+      await Deno.readTextFile(join(home, "skills", "peaks-fixture", "SKILL.md")),
+      "fixture\n",
+    );
+
+    // An upgrade replaces only what the installer put there; a file the user added stays.
+    await writeText(join(home, "skills", "peaks-fixture", "notes.md"), "my notes\n");
+    const v2 = await buildRelease(join(dir.path, "v2"), {
+      version: "2.0.1",
+      target,
+      skills: { "peaks-next/SKILL.md": "next\n" },
+    });
+    const upgrade = await runInstaller(["--archive", v2.archive, "--yes", "--no-modify-path"], env);
+    assertEquals(upgrade.code, 0, upgrade.stderr);
+    assertEquals(await exists(join(home, "skills", "peaks-fixture", "SKILL.md")), false);
+    assertEquals(
+      await Deno.readTextFile(join(home, "skills", "peaks-fixture", "notes.md")),
+      "my notes\n",
+    );
+    assertEquals(await Deno.readTextFile(join(home, "skills", "my-skill", "SKILL.md")), "mine\n");
+
+    const removed = await runInstaller(["--uninstall", "--yes"], env);
+    assertEquals(removed.code, 0, removed.stderr);
+    assertEquals(Object.keys(await snapshot(home)).sort(), [
+      "skills",
+      "skills/my-skill",
+      "skills/my-skill/SKILL.md",
+      "skills/peaks-fixture",
+      "skills/peaks-fixture/notes.md",
+    ]);
+  },
+});
+
+Deno.test({
+  name: "install.sh upgrades an install whose manifest lists whole trees (dir=), as older ones did",
+  ignore,
+  async fn() {
+    await using dir = await tempDir();
+    const box = await sandbox(dir.path);
+    const v1 = await buildRelease(join(dir.path, "v1"), {
+      version: "2.0.0",
+      target,
+      skills: { "peaks-old/SKILL.md": "old\n" },
+    });
+    const args = (r: typeof v1) => ["--archive", r.archive, "--yes", "--no-modify-path"];
+    assertEquals((await runInstaller(args(v1), box.env)).code, 0);
+    const manifest = join(box.peaksHome, ".install-manifest");
+    await Deno.writeTextFile(
+      manifest,
+      "version=2.0.0\nfile=bin/peaks\ndir=skills\ndir=.claude-plugin\nfile=LICENSE\n" +
+        "file=README.md\nfile=THIRD_PARTY_LICENSES.md\n",
+    );
+    const v2 = await buildRelease(join(dir.path, "v2"), { version: "2.0.1", target });
+    const upgrade = await runInstaller(args(v2), box.env);
+    assertEquals(upgrade.code, 0, upgrade.stderr);
+    assertEquals(await exists(join(box.peaksHome, "skills", "peaks-old")), false);
+    assertStringIncludes(await Deno.readTextFile(manifest), "\nmkdir=skills\n");
+    assertEquals((await runInstaller(["--uninstall", "--yes"], box.env)).code, 0);
+    assertEquals(await snapshot(box.home), {});
   },
 });

@@ -229,10 +229,15 @@ Deno.test("both installers leave a same-version install alone, with the same wor
 });
 
 Deno.test("both installers put the plugin manifests in place and list them for the uninstall", () => {
-  for (const [name, text] of [["install.sh", sh], ["install.ps1", ps1]]) {
-    assert(text.includes(".claude-plugin"), name);
-    assert(/dir=\.claude-plugin/.test(text), name);
-  }
+  // install.sh lists every file of the archive it put in place, the plugin manifests among them.
+  assert(sh.includes(`sed 's/^/file=/' "$stage_dir/files"`));
+  assert(ps1.includes(".claude-plugin") && /dir=\.claude-plugin/.test(ps1));
+});
+
+Deno.test("install.sh refuses to replace what it did not put there, naming it", () => {
+  assert(sh.includes("already holds files this installer did not put there: $conflicts"));
+  const check = sh.indexOf("    check_conflicts\n    place_files\n");
+  assert(check !== -1, "the conflict check runs before anything is moved");
 });
 
 Deno.test("neither uninstall takes away what was there before the install", () => {

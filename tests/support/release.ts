@@ -106,6 +106,8 @@ const TOOLS = [
   "tr",
   "tail",
   "rmdir",
+  "find",
+  "sort",
   "sysctl",
 ];
 
