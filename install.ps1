@@ -1,6 +1,8 @@
-# Installs peaks on Windows: the binary in $env:PEAKS_HOME\bin and the skills in
-# $env:PEAKS_HOME\skills. Same options as install.sh; run with -Help to list them.
-# Works in Windows PowerShell 5.1 and PowerShell 7, from a file or through `irm ... | iex`.
+# Installs peaks: the binary in $env:PEAKS_HOME\bin and the skills in $env:PEAKS_HOME\skills.
+# Same options as install.sh; run with -Help to list them. Works in Windows PowerShell 5.1 and
+# PowerShell 7, from a file or through `irm ... | iex`. Under PowerShell 7 on Linux and macOS it
+# installs that platform's .tar.gz (the archive install.sh takes) and prints how to put peaks on
+# PATH.
 param(
   [string]$Version = $env:PEAKS_VERSION,
   [string]$Archive = $env:PEAKS_ARCHIVE,
@@ -14,6 +16,7 @@ param(
 # Everything runs in its own scope, so `irm ... | iex` leaves no functions or
 # preference changes behind in the caller's session.
 & {
+  param([object[]]$Unexpected)
   $ErrorActionPreference = 'Stop'
   $ProgressPreference = 'SilentlyContinue'
 
@@ -22,7 +25,6 @@ param(
   $DefaultDownloadBase = ''
 
   $ManifestName = '.install-manifest'
-  $Docs = @('LICENSE', 'README.md', 'THIRD_PARTY_LICENSES.md')
 
   $Usage = @'
 Install peaks (the binary and its agent skills).
@@ -46,10 +48,22 @@ Environment:
   PEAKS_DOWNLOAD_BASE  Releases address to download from: <base>/download/v<version>/<file>
                        and <base>/latest/download/<file> (https://, http:// or file://).
 
-An archive named peaks-<version>-<target>.zip lying next to this script is used
-without downloading anything. Every archive is checked against SHA256SUMS before it
-is unpacked; a mismatch stops the installer and changes nothing.
+An archive named peaks-<version>-<target>.zip (.tar.gz on Linux and macOS) lying next
+to this script is used without downloading anything. Every archive is checked against
+SHA256SUMS before it is unpacked; a mismatch stops the installer and changes nothing.
+The installer never deletes or overwrites a file it did not put there.
 '@
+
+  # Windows PowerShell 5.1 is Windows only and has no $IsWindows.
+  $OnWindows = ($PSVersionTable.PSEdition -ne 'Core') -or $IsWindows
+  $BinaryName = if ($OnWindows) { 'peaks.exe' } else { 'peaks' }
+  $ArchiveSuffix = if ($OnWindows) { '.zip' } else { '.tar.gz' }
+  $PathSeparator = [IO.Path]::PathSeparator
+
+  # A usage error: exit status 2, as install.sh.
+  function Fail-Usage([string]$Message) {
+    throw [System.ArgumentException]::new($Message)
+  }
 
   function Fail([string]$Message) {
     throw [System.InvalidOperationException]::new($Message)
@@ -67,23 +81,38 @@ is unpacked; a mismatch stops the installer and changes nothing.
   }
 
   function Get-PeaksTarget {
-    if ($PSVersionTable.PSEdition -eq 'Core' -and -not $IsWindows) {
-      Fail 'this is not Windows: run install.sh instead'
-    }
     $arch = $null
     try {
       $arch = [string][System.Runtime.InteropServices.RuntimeInformation]::OSArchitecture
     } catch {
       $arch = $null
     }
-    if (-not $arch) {
+    if (-not $arch -and $OnWindows) {
       $arch = if ($env:PROCESSOR_ARCHITEW6432) { $env:PROCESSOR_ARCHITEW6432 } else { $env:PROCESSOR_ARCHITECTURE }
     }
-    switch -Regex ($arch) {
-      '^(X64|AMD64)$' { return 'x86_64-pc-windows-msvc' }
-      '^(Arm64|ARM64)$' { return 'aarch64-pc-windows-msvc' }
-      default { Fail "peaks has no release for Windows on $arch" }
+    $cpu = switch -Regex ($arch) {
+      '^(X64|AMD64)$' { 'x86_64' }
+      '^(Arm64|ARM64)$' { 'aarch64' }
+      default { $null }
     }
+    if ($OnWindows) {
+      if (-not $cpu) { Fail "peaks has no release for Windows on $arch" }
+      return "$cpu-pc-windows-msvc"
+    }
+    $os = [string](& uname -s)
+    if ($os -eq 'Darwin') {
+      # PowerShell translated by Rosetta reports x86_64 on Apple silicon; the native build is better.
+      $translated = ''
+      try { $translated = [string](& sysctl -n sysctl.proc_translated 2>$null) } catch { $translated = '' }
+      if ($cpu -eq 'x86_64' -and $translated.Trim() -eq '1') { $cpu = 'aarch64' }
+      if (-not $cpu) { Fail "peaks has no release for macOS on $arch" }
+      return "$cpu-apple-darwin"
+    }
+    if ($os -eq 'Linux') {
+      if (-not $cpu) { Fail "peaks has no release for Linux on $arch" }
+      return "$cpu-unknown-linux-gnu"
+    }
+    Fail "peaks has no release for $os"
   }
 
   function Get-Sha256([string]$Path) {
@@ -103,7 +132,9 @@ is unpacked; a mismatch stops the installer and changes nothing.
   # file:// addresses and plain paths are copied; the rest is downloaded.
   function Get-Remote([string]$Url, [string]$Destination) {
     if ($Url -match '^https?://') {
-      [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12
+      if ($PSVersionTable.PSEdition -ne 'Core') {
+        [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12
+      }
       Invoke-WebRequest -Uri $Url -OutFile $Destination -UseBasicParsing
     } elseif ($Url -like 'file://*') {
       Copy-Item -LiteralPath ([Uri]$Url).LocalPath -Destination $Destination
@@ -113,43 +144,73 @@ is unpacked; a mismatch stops the installer and changes nothing.
   }
 
   function Get-ComparablePath([string]$Path) {
-    return [Environment]::ExpandEnvironmentVariables($Path).TrimEnd('\')
+    return [Environment]::ExpandEnvironmentVariables($Path).TrimEnd('\', '/')
   }
 
-  # A user variable set through .NET broadcasts WM_SETTINGCHANGE, so new terminals see the new PATH.
-  function Send-SettingChange {
+  # The user PATH value, kept between sessions: on Windows the registry's HKCU\Environment\Path.
+  # PEAKS_TEST_PATH_STORE=<file> keeps it in that file instead, on any system, so tests observe
+  # what would be written without touching the registry. $null where there is neither (Linux and
+  # macOS: the installer prints how to add peaks to PATH).
+  function Get-PathStore {
+    if ($env:PEAKS_TEST_PATH_STORE) { return @{ Kind = 'file'; File = $env:PEAKS_TEST_PATH_STORE } }
+    if ($OnWindows) { return @{ Kind = 'registry' } }
+    return $null
+  }
+
+  # Reads the value without expanding %VARIABLES%, so entries such as %USERPROFILE%\bin keep
+  # working when it is written back.
+  function Read-UserPath($Store) {
+    if ($Store.Kind -eq 'file') {
+      if (-not (Test-Path -LiteralPath $Store.File -PathType Leaf)) { return '' }
+      return ([IO.File]::ReadAllText($Store.File)).TrimEnd("`r", "`n")
+    }
+    $key = [Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Environment')
+    if (-not $key) { return '' }
+    try {
+      return [string]$key.GetValue('Path', '', [Microsoft.Win32.RegistryValueOptions]::DoNotExpandEnvironmentNames)
+    } finally {
+      $key.Close()
+    }
+  }
+
+  # Writes the value back as REG_EXPAND_SZ and tells running programs about the change: a user
+  # variable set through .NET broadcasts WM_SETTINGCHANGE, so new terminals see the new PATH.
+  function Write-UserPath($Store, [string]$Value) {
+    if ($Store.Kind -eq 'file') {
+      [IO.File]::WriteAllText($Store.File, "$Value`n")
+      return
+    }
+    $key = [Microsoft.Win32.Registry]::CurrentUser.CreateSubKey('Environment')
+    try {
+      $key.SetValue('Path', $Value, [Microsoft.Win32.RegistryValueKind]::ExpandString)
+    } finally {
+      $key.Close()
+    }
     $name = 'PeaksInstallerRefresh' + [Guid]::NewGuid().ToString('N')
     [Environment]::SetEnvironmentVariable($name, '1', 'User')
     [Environment]::SetEnvironmentVariable($name, $null, 'User')
   }
 
-  # Reads the user PATH without expanding %VARIABLES% and writes it back as REG_EXPAND_SZ,
-  # so entries such as %USERPROFILE%\bin keep working.
-  function Update-UserPath([string]$Directory, [bool]$Add) {
-    $key = [Microsoft.Win32.Registry]::CurrentUser.CreateSubKey('Environment')
-    try {
-      $current = [string]$key.GetValue('Path', '', [Microsoft.Win32.RegistryValueOptions]::DoNotExpandEnvironmentNames)
-      $wanted = Get-ComparablePath $Directory
-      $entries = @($current -split ';' | Where-Object { $_ -ne '' })
-      $others = @($entries | Where-Object { (Get-ComparablePath $_) -ne $wanted })
-      if ($Add) {
-        if ($others.Count -ne $entries.Count) { return $false }
-        $updated = @($Directory) + $entries
-      } else {
-        if ($others.Count -eq $entries.Count) { return $false }
-        $updated = $others
-      }
-      $key.SetValue('Path', ($updated -join ';'), [Microsoft.Win32.RegistryValueKind]::ExpandString)
-    } finally {
-      $key.Close()
+  # Adds the folder in front of the user PATH, or takes it out. False when there was nothing to do.
+  function Update-UserPath($Store, [string]$Directory, [bool]$Add) {
+    $current = Read-UserPath $Store
+    $wanted = Get-ComparablePath $Directory
+    $entries = @($current -split ';' | Where-Object { $_ -ne '' })
+    $others = @($entries | Where-Object { (Get-ComparablePath $_) -ne $wanted })
+    if ($Add) {
+      if ($others.Count -ne $entries.Count) { return $false }
+      $updated = @($Directory) + $entries
+    } else {
+      if ($others.Count -eq $entries.Count) { return $false }
+      $updated = $others
     }
-    Send-SettingChange
+    Write-UserPath $Store ($updated -join ';')
     return $true
   }
 
   function Test-OnPath([string]$Directory) {
     $wanted = Get-ComparablePath $Directory
-    foreach ($entry in ($env:Path -split ';')) {
+    foreach ($entry in ([string]$env:PATH -split [regex]::Escape([string]$PathSeparator))) {
       if ($entry -ne '' -and (Get-ComparablePath $entry) -eq $wanted) { return $true }
     }
     return $false
@@ -157,36 +218,100 @@ is unpacked; a mismatch stops the installer and changes nothing.
 
   function Get-PeaksHome {
     $dir = if ($env:PEAKS_HOME) { $env:PEAKS_HOME } else { Join-Path $HOME '.peaks' }
-    return $ExecutionContext.SessionState.Path.GetUnresolvedProviderPathFromPSPath($dir)
+    return $ExecutionContext.SessionState.Path.GetUnresolvedProviderPathFromPSPath($dir).TrimEnd('\', '/')
   }
 
   function Test-SafeRelative([string]$Path) {
-    if ($Path -eq '' -or $Path -eq '.' -or [IO.Path]::IsPathRooted($Path)) { return $false }
+    if ($Path -eq '' -or $Path -eq '.' -or [IO.Path]::IsPathRooted($Path) -or $Path.StartsWith('/')) { return $false }
     return -not (($Path -split '[\\/]') -contains '..')
+  }
+
+  # A path of the manifest (always with /) under the install directory.
+  function Get-InstalledPath([string]$PeaksHome, [string]$Relative) {
+    return Join-Path $PeaksHome ($Relative -replace '/', [IO.Path]::DirectorySeparatorChar)
+  }
+
+  function New-PathSet {
+    $comparer = if ($OnWindows) { [StringComparer]::OrdinalIgnoreCase } else { [StringComparer]::Ordinal }
+    return New-Object 'System.Collections.Generic.HashSet[string]' $comparer
+  }
+
+  # The files and folders under a folder, as manifest paths (with /), sorted.
+  function Get-Tree([string]$Root, [switch]$Folders) {
+    $root = $Root.TrimEnd('\', '/')
+    $items = if ($Folders) {
+      Get-ChildItem -LiteralPath $root -Recurse -Force -Directory
+    } else {
+      Get-ChildItem -LiteralPath $root -Recurse -Force -File
+    }
+    $paths = @($items | ForEach-Object { $_.FullName.Substring($root.Length + 1) -replace '\\', '/' })
+    [Array]::Sort($paths, [StringComparer]::Ordinal)
+    return , $paths
+  }
+
+  # What the manifest in place says the installer owns: Files, and Made (folders it created).
+  # An older manifest's dir=<tree> owns every file and folder under that tree.
+  function Read-Ownership([string]$PeaksHome) {
+    $owned = @{ Files = (New-PathSet); Made = (New-PathSet); PathEntries = @(); Exists = $false }
+    $manifest = Join-Path $PeaksHome $ManifestName
+    if (-not (Test-Path -LiteralPath $manifest -PathType Leaf)) { return $owned }
+    $owned.Exists = $true
+    foreach ($line in Get-Content -LiteralPath $manifest) {
+      if ($line -like 'path=*') { $owned.PathEntries += $line; continue }
+      if ($line -notmatch '^(file|dir|mkdir)=(.*)$') { continue }
+      $kind = $Matches[1]
+      $value = $Matches[2]
+      if (-not (Test-SafeRelative $value)) { Fail "$manifest lists an unsafe path: $value" }
+      if ($kind -eq 'file') { [void]$owned.Files.Add($value) }
+      if ($kind -eq 'mkdir') { [void]$owned.Made.Add($value) }
+      if ($kind -eq 'dir') {
+        $tree = Get-InstalledPath $PeaksHome $value
+        if (Test-Path -LiteralPath $tree -PathType Container) {
+          [void]$owned.Made.Add($value)
+          foreach ($file in (Get-Tree $tree)) { [void]$owned.Files.Add("$value/$file") }
+          foreach ($folder in (Get-Tree $tree -Folders)) { [void]$owned.Made.Add("$value/$folder") }
+        }
+      }
+    }
+    return $owned
   }
 
   function Invoke-Uninstall([string]$PeaksHome) {
     $manifest = Join-Path $PeaksHome $ManifestName
     $bin = Join-Path $PeaksHome 'bin'
+    $exe = Join-Path $bin $BinaryName
     if (-not (Test-Path -LiteralPath $manifest)) {
-      if (Test-Path -LiteralPath (Join-Path $bin 'peaks.exe')) {
-        Fail "$bin\peaks.exe was not put there by this installer (no $ManifestName); remove it yourself if you want it gone"
+      if (Test-Path -LiteralPath $exe) {
+        Fail "$exe was not put there by this installer (no $ManifestName); remove it yourself if you want it gone"
       }
       Say "peaks is not installed in $PeaksHome; nothing to remove."
       return
     }
+    # Every line is checked before anything is removed.
+    $owned = Read-Ownership $PeaksHome
     if (-not (Confirm-Step "Remove peaks from $PeaksHome?")) { Fail 'nothing was removed' }
-    foreach ($line in Get-Content -LiteralPath $manifest) {
-      if ($line -notmatch '^(file|dir|path)=(.*)$') { continue }
-      $kind = $Matches[1]
-      $value = $Matches[2]
-      if ($kind -eq 'path') {
-        if (Update-UserPath $value $false) { Say "removed $value from the user PATH" }
-        continue
+    $store = Get-PathStore
+    foreach ($line in $owned.PathEntries) {
+      $value = $line.Substring(5)
+      if (-not $store) {
+        Say "the user PATH still lists $value; remove it there yourself"
+      } elseif (Update-UserPath $store $value $false) {
+        Say "removed $value from the user PATH"
       }
-      if (-not (Test-SafeRelative $value)) { Fail "$manifest lists an unsafe path: $value" }
-      $target = Join-Path $PeaksHome $value
-      if (Test-Path -LiteralPath $target) { Remove-Item -LiteralPath $target -Recurse -Force }
+    }
+    foreach ($file in $owned.Files) {
+      $target = Get-InstalledPath $PeaksHome $file
+      if (Test-Path -LiteralPath $target -PathType Leaf) { Remove-Item -LiteralPath $target -Force }
+    }
+    # Folders the installer created go when they are empty; deepest first.
+    $made = @($owned.Made)
+    [Array]::Sort($made, [StringComparer]::Ordinal)
+    [Array]::Reverse($made)
+    foreach ($folder in $made) {
+      $target = Get-InstalledPath $PeaksHome $folder
+      if ((Test-Path -LiteralPath $target -PathType Container) -and -not (Get-ChildItem -LiteralPath $target -Force)) {
+        Remove-Item -LiteralPath $target -Force
+      }
     }
     Remove-Item -LiteralPath $manifest -Force
     foreach ($dir in @($bin, $PeaksHome)) {
@@ -200,25 +325,86 @@ is unpacked; a mismatch stops the installer and changes nothing.
 
   # True when an install of this version is in place with exactly the files the staged archive
   # holds: running the installer again then moves and rewrites nothing.
-  function Test-SameInstall([string]$PeaksHome, [string]$Stage, [string]$ArchiveVersion) {
+  function Test-SameInstall([string]$PeaksHome, [string]$New, [string[]]$Files, [string]$ArchiveVersion) {
     $manifest = Join-Path $PeaksHome $ManifestName
     if (-not (Test-Path -LiteralPath $manifest)) { return $false }
     if (@(Get-Content -LiteralPath $manifest) -notcontains "version=$ArchiveVersion") { return $false }
-    $stageRoot = (Resolve-Path -LiteralPath $Stage).Path.TrimEnd('\')
-    foreach ($file in Get-ChildItem -LiteralPath $Stage -Recurse -File -Force) {
-      $relative = $file.FullName.Substring($stageRoot.Length + 1)
-      $installed = if ($relative -eq 'peaks.exe') { Join-Path $PeaksHome 'bin\peaks.exe' } else { Join-Path $PeaksHome $relative }
+    foreach ($file in $Files) {
+      $installed = Get-InstalledPath $PeaksHome $file
       if (-not (Test-Path -LiteralPath $installed -PathType Leaf)) { return $false }
-      if ((Get-Sha256 $file.FullName) -ne (Get-Sha256 $installed)) { return $false }
+      if ((Get-Sha256 (Get-InstalledPath $New $file)) -ne (Get-Sha256 $installed)) { return $false }
     }
     return $true
+  }
+
+  # The paths the archive would take that hold something the installer did not put there: it
+  # never deletes or overwrites a file of the user's.
+  function Get-Conflicts([string]$PeaksHome, [string[]]$Files, [string[]]$Folders, $Owned) {
+    $conflicts = @()
+    foreach ($file in $Files) {
+      $target = Get-InstalledPath $PeaksHome $file
+      if ((Test-Path -LiteralPath $target) -and -not $Owned.Files.Contains($file)) { $conflicts += $file }
+    }
+    foreach ($folder in $Folders) {
+      $target = Get-InstalledPath $PeaksHome $folder
+      if ((Test-Path -LiteralPath $target) -and -not (Test-Path -LiteralPath $target -PathType Container)) {
+        $conflicts += $folder
+      }
+    }
+    return , $conflicts
+  }
+
+  # Moves the staged files into place. Files the last install put there that this archive no
+  # longer holds go; folders are created as needed and recorded; a file being replaced is first
+  # renamed into the staging folder (a running peaks.exe cannot be overwritten, only renamed).
+  # Folders the installer created that are left empty go.
+  function Move-IntoPlace([string]$PeaksHome, [string]$Stage, [string[]]$Files, [string[]]$Folders, $Owned) {
+    $newFiles = New-PathSet
+    foreach ($file in $Files) { [void]$newFiles.Add($file) }
+    $newFolders = New-PathSet
+    foreach ($folder in $Folders) { [void]$newFolders.Add($folder) }
+    $old = Join-Path $Stage 'old'
+    New-Item -ItemType Directory -Force -Path $old | Out-Null
+    $n = 0
+    foreach ($file in $Owned.Files) {
+      $target = Get-InstalledPath $PeaksHome $file
+      if (-not $newFiles.Contains($file) -and (Test-Path -LiteralPath $target -PathType Leaf)) {
+        $n++
+        Move-Item -LiteralPath $target -Destination (Join-Path $old "$n")
+      }
+    }
+    foreach ($folder in $Folders) {
+      $target = Get-InstalledPath $PeaksHome $folder
+      if (-not (Test-Path -LiteralPath $target -PathType Container)) {
+        New-Item -ItemType Directory -Path $target | Out-Null
+        [void]$Owned.Made.Add($folder)
+      }
+    }
+    foreach ($file in $Files) {
+      $target = Get-InstalledPath $PeaksHome $file
+      if (Test-Path -LiteralPath $target) {
+        $n++
+        Move-Item -LiteralPath $target -Destination (Join-Path $old "$n")
+      }
+      Move-Item -LiteralPath (Get-InstalledPath (Join-Path $Stage 'new') $file) -Destination $target
+    }
+    $made = @($Owned.Made)
+    [Array]::Sort($made, [StringComparer]::Ordinal)
+    [Array]::Reverse($made)
+    foreach ($folder in $made) {
+      $target = Get-InstalledPath $PeaksHome $folder
+      if (-not $newFolders.Contains($folder) -and (Test-Path -LiteralPath $target -PathType Container) -and
+        -not (Get-ChildItem -LiteralPath $target -Force)) {
+        Remove-Item -LiteralPath $target -Force
+      }
+    }
   }
 
   function Find-Archive([string]$Target, [string]$WantedVersion, [string]$WorkDir) {
     $archivePath = $Archive
     $sumsPath = $Checksums
     if (-not $archivePath -and $PSScriptRoot) {
-      $pattern = if ($WantedVersion -eq 'latest') { "peaks-*-$Target.zip" } else { "peaks-$WantedVersion-$Target.zip" }
+      $pattern = if ($WantedVersion -eq 'latest') { "peaks-*-$Target$ArchiveSuffix" } else { "peaks-$WantedVersion-$Target$ArchiveSuffix" }
       $found = @(Get-ChildItem -LiteralPath $PSScriptRoot -Filter $pattern -File -ErrorAction SilentlyContinue)
       if ($found.Count -gt 1) { Fail "several peaks archives for $Target lie next to the installer; pick one with -Archive" }
       if ($found.Count -eq 1) {
@@ -246,7 +432,7 @@ is unpacked; a mismatch stops the installer and changes nothing.
     $resolved = $WantedVersion
     if ($resolved -eq 'latest') {
       try { Get-Remote "$base/latest/download/SHA256SUMS" $sumsPath } catch { Fail "could not download $base/latest/download/SHA256SUMS" }
-      $suffix = "-$Target.zip"
+      $suffix = "-$Target$ArchiveSuffix"
       $latest = $null
       foreach ($line in Get-Content -LiteralPath $sumsPath) {
         if ($line -match '^[0-9A-Fa-f]{64} [ *](peaks-.+)$' -and $Matches[1].EndsWith($suffix)) { $latest = $Matches[1]; break }
@@ -254,12 +440,31 @@ is unpacked; a mismatch stops the installer and changes nothing.
       if (-not $latest) { Fail "the latest release has no archive for $Target" }
       $resolved = $latest.Substring(6, $latest.Length - 6 - $suffix.Length)
     }
-    $name = "peaks-$resolved-$Target.zip"
+    $name = "peaks-$resolved-$Target$ArchiveSuffix"
     Say "downloading peaks $resolved for $Target"
     try { Get-Remote "$base/download/v$resolved/SHA256SUMS" $sumsPath } catch { Fail "could not download $base/download/v$resolved/SHA256SUMS" }
     $archivePath = Join-Path $WorkDir $name
     try { Get-Remote "$base/download/v$resolved/$name" $archivePath } catch { Fail "could not download $base/download/v$resolved/$name" }
     return @{ Archive = $archivePath; Checksums = $sumsPath; Version = $resolved }
+  }
+
+  # Unpacks into $Destination; false when the archive is damaged.
+  function Expand-PeaksArchive([string]$Path, [string]$Destination) {
+    try {
+      if ($OnWindows) {
+        Expand-Archive -LiteralPath $Path -DestinationPath $Destination -Force
+        return $true
+      }
+      & tar -xzf $Path -C $Destination 2>$null
+      return ($LASTEXITCODE -eq 0)
+    } catch {
+      return $false
+    }
+  }
+
+  # The line that puts the folder on PATH in this shell.
+  function Get-PathHint([string]$Directory) {
+    return "`$env:PATH = '$Directory$PathSeparator' + `$env:PATH"
   }
 
   function Invoke-Install([string]$PeaksHome, [string]$WantedVersion) {
@@ -271,10 +476,10 @@ is unpacked; a mismatch stops the installer and changes nothing.
       $found = Find-Archive $target $WantedVersion $work
       $name = Split-Path -Leaf $found.Archive
       $prefix = 'peaks-'
-      $suffix = "-$target.zip"
+      $suffix = "-$target$ArchiveSuffix"
       if (-not ($name.StartsWith($prefix) -and $name.EndsWith($suffix))) {
         if ($name -like 'peaks-*') { Fail "$name is not for this machine ($target)" }
-        Fail "$name is not a peaks archive (expected peaks-<version>-$target.zip)"
+        Fail "$name is not a peaks archive (expected peaks-<version>-$target$ArchiveSuffix)"
       }
       $archiveVersion = $name.Substring($prefix.Length, $name.Length - $prefix.Length - $suffix.Length)
       if ($WantedVersion -ne 'latest' -and $WantedVersion -ne $archiveVersion) {
@@ -288,7 +493,9 @@ is unpacked; a mismatch stops the installer and changes nothing.
       Say "verified $name (sha256 $actual)"
 
       $bin = Join-Path $PeaksHome 'bin'
-      $addPath = -not $NoModifyPath -and -not (Test-OnPath $bin)
+      $store = $null
+      if (-not $NoModifyPath) { $store = Get-PathStore }
+      $addPath = $store -and -not (Test-OnPath $bin)
       $question = "Install peaks $archiveVersion for $target into $PeaksHome"
       if ($addPath) { $question += " and add $bin to your user PATH" }
       if (-not (Confirm-Step "$question?")) { Fail 'nothing was changed' }
@@ -297,79 +504,69 @@ is unpacked; a mismatch stops the installer and changes nothing.
       New-Item -ItemType Directory -Force -Path $PeaksHome | Out-Null
       # An old peaks.exe that was running during the last upgrade may have stayed behind.
       Get-ChildItem -LiteralPath $PeaksHome -Filter '.staging.*' -Directory -Force |
+        Where-Object { $_.Name -match '^\.staging\.[0-9a-f]{32}$' } |
         Remove-Item -Recurse -Force -ErrorAction SilentlyContinue
       $stage = Join-Path $PeaksHome ('.staging.' + [Guid]::NewGuid().ToString('N'))
-      New-Item -ItemType Directory -Path $stage | Out-Null
-      try {
-        Expand-Archive -LiteralPath $found.Archive -DestinationPath $stage -Force
-      } catch {
+      $new = Join-Path $stage 'new'
+      New-Item -ItemType Directory -Path $new | Out-Null
+      if (-not (Expand-PeaksArchive $found.Archive $new)) {
         Fail "$name could not be unpacked (damaged archive?); nothing was changed"
       }
-      $newExe = Join-Path $stage 'peaks.exe'
-      $newSkills = Join-Path $stage 'skills'
-      if (-not (Test-Path -LiteralPath $newExe -PathType Leaf) -or -not (Test-Path -LiteralPath $newSkills -PathType Container)) {
-        Fail "$name does not hold peaks.exe and skills\; nothing was changed"
+      $newExe = Join-Path $new $BinaryName
+      if (-not (Test-Path -LiteralPath $newExe -PathType Leaf) -or -not (Test-Path -LiteralPath (Join-Path $new 'skills') -PathType Container)) {
+        Fail "$name does not hold $BinaryName and skills; nothing was changed"
       }
+      if (-not $OnWindows) { & chmod 755 $newExe }
       $reported = ''
       try { $reported = (& $newExe --version 2>&1 | Out-String).Trim() } catch { $reported = $_.Exception.Message }
       if ($reported -ne "peaks $archiveVersion") {
         Fail "the peaks in $name does not run here (it printed: $reported); nothing was changed"
       }
+      # The staged tree takes the installed layout: the binary goes to bin.
+      $newBin = Join-Path $new 'bin'
+      if (Test-Path -LiteralPath $newBin) { Fail "$name holds a bin folder of its own; nothing was changed" }
+      New-Item -ItemType Directory -Path $newBin | Out-Null
+      Move-Item -LiteralPath $newExe -Destination (Join-Path $newBin $BinaryName)
+      $files = Get-Tree $new
+      $folders = Get-Tree $new -Folders
+      $owned = Read-Ownership $PeaksHome
 
-      $exe = Join-Path $bin 'peaks.exe'
-      $newPlugin = Join-Path $stage '.claude-plugin'
-      $plugin = Test-Path -LiteralPath $newPlugin -PathType Container
-      $unchanged = Test-SameInstall $PeaksHome $stage $archiveVersion
+      $unchanged = Test-SameInstall $PeaksHome $new $files $archiveVersion
       if ($unchanged) {
         Say "peaks $archiveVersion is already installed in $PeaksHome; nothing to replace"
       } else {
-        New-Item -ItemType Directory -Force -Path $bin | Out-Null
-        $skills = Join-Path $PeaksHome 'skills'
-        if (Test-Path -LiteralPath $skills) { Move-Item -LiteralPath $skills -Destination (Join-Path $stage 'skills.old') }
-        Move-Item -LiteralPath $newSkills -Destination $skills
-        # The Claude Code plugin manifests: with them $env:PEAKS_HOME is a plugin marketplace too.
-        if ($plugin) {
-          $pluginDir = Join-Path $PeaksHome '.claude-plugin'
-          if (Test-Path -LiteralPath $pluginDir) { Move-Item -LiteralPath $pluginDir -Destination (Join-Path $stage 'plugin.old') }
-          Move-Item -LiteralPath $newPlugin -Destination $pluginDir
+        $conflicts = Get-Conflicts $PeaksHome $files $folders $owned
+        if ($conflicts.Count -gt 0) {
+          Fail "$PeaksHome already holds files this installer did not put there: $($conflicts -join ', '). It never replaces them: move them away, or install somewhere else with PEAKS_HOME. Nothing was changed."
         }
-        foreach ($doc in $Docs) {
-          $source = Join-Path $stage $doc
-          if (Test-Path -LiteralPath $source) { Move-Item -LiteralPath $source -Destination (Join-Path $PeaksHome $doc) -Force }
-        }
-        # A running peaks.exe cannot be overwritten but can be renamed out of the way.
-        if (Test-Path -LiteralPath $exe) { Move-Item -LiteralPath $exe -Destination (Join-Path $stage 'peaks.exe.old') }
-        Move-Item -LiteralPath $newExe -Destination $exe
+        Move-IntoPlace $PeaksHome $stage $files $folders $owned
       }
 
-      $manifest = Join-Path $PeaksHome $ManifestName
-      $pathEntries = @()
-      if (Test-Path -LiteralPath $manifest) {
-        $pathEntries = @(Get-Content -LiteralPath $manifest | Where-Object { $_ -like 'path=*' })
-      }
+      $exe = Join-Path $bin $BinaryName
+      $pathEntries = @($owned.PathEntries)
       if ($addPath) {
         # Only an entry this installer added is listed, so -Uninstall never removes one the user had.
-        if (Update-UserPath $bin $true) {
+        if (Update-UserPath $store $bin $true) {
           Say "added $bin to your user PATH"
           if ($pathEntries -notcontains "path=$bin") { $pathEntries += "path=$bin" }
         } else {
           Say "your user PATH already holds $bin"
         }
-        $env:Path = "$bin;$env:Path"
+        $env:PATH = "$bin$PathSeparator$env:PATH"
       }
       $lines = @(
         '# Written by the peaks installer: -Uninstall removes exactly these.',
         "version=$archiveVersion",
-        "target=$target",
-        'file=bin/peaks.exe',
-        'dir=skills'
+        "target=$target"
       )
-      if ($plugin) { $lines += 'dir=.claude-plugin' }
-      foreach ($doc in $Docs) {
-        if (Test-Path -LiteralPath (Join-Path $PeaksHome $doc)) { $lines += "file=$doc" }
-      }
+      foreach ($file in $files) { $lines += "file=$file" }
+      # Folders it created: -Uninstall removes them once they are empty.
+      $made = @($owned.Made | Where-Object { Test-Path -LiteralPath (Get-InstalledPath $PeaksHome $_) -PathType Container })
+      [Array]::Sort($made, [StringComparer]::Ordinal)
+      foreach ($folder in $made) { $lines += "mkdir=$folder" }
       $lines += $pathEntries
       # The same install again leaves the manifest as it is, timestamp included.
+      $manifest = Join-Path $PeaksHome $ManifestName
       $previous = if (Test-Path -LiteralPath $manifest) { @(Get-Content -LiteralPath $manifest) -join "`n" } else { $null }
       if ($previous -ne ($lines -join "`n")) {
         $temp = "$manifest.tmp"
@@ -381,7 +578,12 @@ is unpacked; a mismatch stops the installer and changes nothing.
       if (Test-OnPath $bin) {
         Say 'Next step: peaks skills install'
       } else {
-        Say "peaks is not on PATH. Add it with: `$env:Path = '$bin;' + `$env:Path"
+        $hint = Get-PathHint $bin
+        if ($OnWindows) {
+          Say "peaks is not on PATH. Add it with: $hint"
+        } else {
+          Say "peaks is not on PATH. Add it with: $hint (put that line in `$PROFILE to keep it)"
+        }
         Say "Next step: & '$exe' skills install"
       }
     } finally {
@@ -391,23 +593,47 @@ is unpacked; a mismatch stops the installer and changes nothing.
   }
 
   function Invoke-Main {
+    if ($Unexpected -and $Unexpected.Count -gt 0) {
+      Fail-Usage "unknown option: $($Unexpected[0])"
+    }
     if ($Help) {
       Write-Output $Usage
       return
     }
     $wanted = if ($Version) { $Version -replace '^v', '' } else { 'latest' }
     if ($wanted -ne 'latest' -and $wanted -notmatch '^[0-9][0-9A-Za-z.+-]*$') {
-      Fail "-Version must look like 2.0.0 (got: $wanted)"
+      Fail-Usage "-Version must look like 2.0.0 (got: $wanted)"
     }
     $peaksHome = Get-PeaksHome
     if ($Uninstall) { Invoke-Uninstall $peaksHome } else { Invoke-Install $peaksHome $wanted }
   }
 
+  # True when this PowerShell ends after the current command (pwsh -File, -Command, ...), so
+  # `exit` only sets its status; in an interactive window `exit` would close it.
+  function Test-SessionEndsAfter {
+    $ends = $false
+    foreach ($word in @([Environment]::GetCommandLineArgs() | Select-Object -Skip 1)) {
+      if ($word -match '^[-/](noe|noexit)$') { return $false }
+      if ($word -match '^[-/](c|command|e|ec|encodedcommand|f|file)$') { $ends = $true }
+    }
+    return $ends
+  }
+
+  $status = 0
   try {
     Invoke-Main
   } catch {
-    Write-Host "error: $($_.Exception.Message)" -ForegroundColor Red
-    # `exit` would close the window of someone who ran `irm ... | iex`; only a script file exits.
-    if ($PSCommandPath) { exit 1 }
+    $status = 1
+    $message = $_.Exception.Message
+    if ($_.Exception -is [System.ArgumentException]) {
+      $status = 2
+      $message += "`nRun install.ps1 -Help for the options."
+    }
+    $Host.UI.WriteErrorLine("error: $message")
   }
-}
+  if ($status -ne 0) {
+    if ($PSCommandPath -or (Test-SessionEndsAfter)) { exit $status }
+    # `irm ... | iex` in an open window: the window stays, the status is in $LASTEXITCODE.
+    $global:LASTEXITCODE = $status
+  }
+} $args

@@ -465,8 +465,8 @@ install() {
   [ ! -e "$stage_dir/new/bin" ] || die "$name holds a bin/ of its own; nothing was changed"
   mkdir "$stage_dir/new/bin"
   mv "$stage_dir/new/peaks" "$stage_dir/new/bin/peaks"
-  (cd "$stage_dir/new" && find . -type f) | sed 's|^\./||' | sort >"$stage_dir/files"
-  (cd "$stage_dir/new" && find . -type d) | sed -n 's|^\./||p' | sort >"$stage_dir/folders"
+  (cd "$stage_dir/new" && find . -type f) | sed 's|^\./||' | LC_ALL=C sort >"$stage_dir/files"
+  (cd "$stage_dir/new" && find . -type d) | sed -n 's|^\./||p' | LC_ALL=C sort >"$stage_dir/folders"
   read_ownership
 
   unchanged=0
@@ -503,7 +503,7 @@ install() {
     say "target=$target"
     sed 's/^/file=/' "$stage_dir/files"
     # Folders it created: --uninstall removes them once they are empty.
-    sort -u "$stage_dir/made" | while IFS= read -r folder; do
+    LC_ALL=C sort -u "$stage_dir/made" | while IFS= read -r folder; do
       [ ! -d "$peaks_home/$folder" ] || say "mkdir=$folder"
     done
     [ -z "$profile" ] || say "$profile_kind=$profile"

@@ -46,7 +46,8 @@ Deno.test("install.sh and install.ps1 take the same options", () => {
 });
 
 Deno.test("install.sh and install.ps1 read the same environment variables", () => {
-  assertEquals(envNames(sh), envNames(ps1));
+  // PEAKS_TEST_PATH_STORE is install.ps1's test seam for the Windows user PATH, not an option.
+  assertEquals(envNames(sh), envNames(ps1).filter((name) => name !== "PEAKS_TEST_PATH_STORE"));
   assertEquals(envNames(sh), [
     "PEAKS_ARCHIVE",
     "PEAKS_CHECKSUMS",
@@ -160,6 +161,8 @@ const CMDLETS = new Set([
   "New-Item",
   "Out-Null",
   "Out-String",
+  "Select-Object",
+  "New-Object",
   "Read-Host",
   "Remove-Item",
   "Resolve-Path",
@@ -225,19 +228,25 @@ Deno.test("both installers leave a same-version install alone, with the same wor
     assert(/unchanged.*\n?.*installed peaks/.test(text), `${name}: installed line is not guarded`);
   }
   assert(sh.includes("if same_install; then"));
-  assert(ps1.includes("$unchanged = Test-SameInstall $PeaksHome $stage $archiveVersion"));
+  assert(ps1.includes("$unchanged = Test-SameInstall $PeaksHome $new $files $archiveVersion"));
 });
 
-Deno.test("both installers put the plugin manifests in place and list them for the uninstall", () => {
-  // install.sh lists every file of the archive it put in place, the plugin manifests among them.
+Deno.test("both installers list every file they put in place, the plugin manifests among them", () => {
   assert(sh.includes(`sed 's/^/file=/' "$stage_dir/files"`));
-  assert(ps1.includes(".claude-plugin") && /dir=\.claude-plugin/.test(ps1));
+  assert(ps1.includes('foreach ($file in $files) { $lines += "file=$file" }'));
+  for (const [name, text] of [["install.sh", sh], ["install.ps1", ps1]]) {
+    assert(text.includes("mkdir="), `${name}: folders it created are listed`);
+  }
 });
 
-Deno.test("install.sh refuses to replace what it did not put there, naming it", () => {
-  assert(sh.includes("already holds files this installer did not put there: $conflicts"));
-  const check = sh.indexOf("    check_conflicts\n    place_files\n");
-  assert(check !== -1, "the conflict check runs before anything is moved");
+Deno.test("both installers refuse to replace what they did not put there, with the same words", () => {
+  const said = "already holds files this installer did not put there: ";
+  assert(sh.includes(`${said}$conflicts`));
+  assert(ps1.includes(`${said}$($conflicts -join ', ')`));
+  assert(sh.indexOf("    check_conflicts\n    place_files\n") !== -1, "checked before moving");
+  const check = ps1.indexOf("$conflicts = Get-Conflicts");
+  const move = ps1.indexOf("Move-IntoPlace $PeaksHome");
+  assert(check !== -1 && check < move, "install.ps1 checks before it moves anything");
 });
 
 Deno.test("neither uninstall takes away what was there before the install", () => {
@@ -245,7 +254,7 @@ Deno.test("neither uninstall takes away what was there before the install", () =
   assert(sh.includes('[ "$2" = created-profile ]'));
   assert(sh.includes('"$profile_kind=$profile"'));
   // install.ps1: the user PATH entry is listed only when this installer added it.
-  const added = ps1.indexOf("if (Update-UserPath $bin $true) {");
+  const added = ps1.indexOf("if (Update-UserPath $store $bin $true) {");
   const listed = ps1.indexOf('$pathEntries += "path=$bin"');
   const otherwise = ps1.indexOf("} else {", added);
   assert(added !== -1 && added < listed && listed < otherwise, "path= is recorded only when added");
