@@ -53,12 +53,15 @@ export async function buildRelease(dir: string, options: {
   target: Target;
   skills?: Record<string, string>;
   binaryText?: string;
+  /** An executable to pack instead of the stand-in script (a compiled peaks). */
+  binaryPath?: string;
 }): Promise<Release> {
   const work = await Deno.makeTempDir({ dir: await ensureDir(dir), prefix: ".work-" });
   const root = await fixtureRoot(work, options.skills ?? { "peaks-fixture/SKILL.md": "fixture\n" });
   const binary = join(work, "peaks");
-  await Deno.writeTextFile(binary, options.binaryText ?? standInScript(options.version));
-  await Deno.chmod(binary, 0o755);
+  if (options.binaryPath) await Deno.copyFile(options.binaryPath, binary);
+  else await Deno.writeTextFile(binary, options.binaryText ?? standInScript(options.version));
+  if (Deno.build.os !== "windows") await Deno.chmod(binary, 0o755);
   const archive = await packageTarget({
     binary,
     target: options.target,
