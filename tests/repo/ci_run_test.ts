@@ -36,7 +36,12 @@ function readme(demo: string, test: string): string {
 }
 
 /** A scratch clone holding .ci/, a deno.json with TASKS and the given README; runs .ci/run. */
-async function ciRun(dir: string, readmeText: string, steps: string[], tasks = TASKS) {
+async function ciRun(
+  dir: string,
+  readmeText: string,
+  steps: string[],
+  tasks: Record<string, string> = TASKS,
+) {
   const root = join(dir, "clone");
   await Deno.mkdir(join(root, ".ci"), { recursive: true });
   for (const file of ["run", "quickstart.ts"]) {
@@ -154,8 +159,43 @@ Deno.test({
     await using dir = await tempDir();
     const result = await ciRun(dir.path, readme(GOOD_DEMO, GOOD_TEST), ["nope"]);
     assertEquals(result.code, 1, result.stdout);
-    assertStringIncludes(result.stdout, "no step named nope (steps: tools check demo test hosts)");
+    assertStringIncludes(
+      result.stdout,
+      "no step named nope (steps: tools check demo test hosts pwsh)",
+    );
     assertEquals(result.last, "0 passed, 1 failed");
+  },
+});
+
+Deno.test({
+  name: `.ci/run adds the counts of deno task test:pwsh to the totals${missing}`,
+  ignore: missing !== "",
+  async fn() {
+    await using dir = await tempDir();
+    const tasks = {
+      ...TASKS,
+      "test:pwsh": "echo 'Pester says hello' && echo '12 passed, 0 failed'",
+    };
+    const ok = await ciRun(dir.path, readme(GOOD_DEMO, GOOD_TEST), ["pwsh"], tasks);
+    assertEquals(ok.code, 0, ok.stdout + ok.stderr);
+    assertStringIncludes(ok.stdout, "ci: deno task test:pwsh\n");
+    assertStringIncludes(ok.stdout, "Pester says hello\n");
+    assertEquals(ok.last, "12 passed, 0 failed");
+
+    const failing = await ciRun(join(dir.path, "again"), readme(GOOD_DEMO, GOOD_TEST), ["pwsh"], {
+      ...tasks,
+      "test:pwsh": "echo '10 passed, 2 failed' && exit 1",
+    });
+    assertEquals(failing.code, 1, failing.stdout);
+    assertEquals(failing.last, "10 passed, 2 failed");
+
+    const silent = await ciRun(join(dir.path, "silent"), readme(GOOD_DEMO, GOOD_TEST), ["pwsh"], {
+      ...tasks,
+      "test:pwsh": "exit 1",
+    });
+    assertEquals(silent.code, 1, silent.stdout);
+    assertStringIncludes(silent.stdout, "ci: deno task test:pwsh printed no test summary");
+    assertEquals(silent.last, "0 passed, 1 failed");
   },
 });
 
