@@ -339,7 +339,7 @@ Describe 'install.ps1 on bad input says what is wrong, exits non-zero and prints
     @{ Case = 'a malformed -Version'; Arguments = @('-Version', '../../etc'); Code = 2; Message = '^error: -Version must look like 2\.0\.0 \(got: \.\./\.\./etc\)' }
     @{ Case = 'a missing archive'; Arguments = @('-Archive', 'no-such.zip', '-Yes'); Code = 1; Message = '^error: archive not found: no-such\.zip$' }
     @{ Case = 'no archive and no download address'; Arguments = @('-Yes'); Code = 1; Message = '^error: no download address: set PEAKS_DOWNLOAD_BASE' }
-    @{ Case = 'a version the mirror does not have'; Arguments = @('-Version', '3.0.0', '-Yes'); Code = 1; Message = '^error: could not download '; Mirror = $true }
+    @{ Case = 'a version the mirror does not have'; Arguments = @('-Version', '0.0.1', '-Yes'); Code = 1; Message = '^error: could not download '; Mirror = $true }
     @{ Case = 'a file that is not a peaks archive'; Arguments = @('-Archive', 'SHA256SUMS', '-Checksums', 'SHA256SUMS', '-Yes'); Code = 1; Message = 'is not a peaks archive'; InRelease = $true }
   ) {
     $box = New-Sandbox

@@ -176,16 +176,17 @@ export async function runPester(options: HarnessOptions): Promise<PesterResult> 
   try {
     for (const dir of ["home", "tmp"]) await Deno.mkdir(join(work, dir), { recursive: true });
     const version = options.version ?? "2.0.0";
+    const nextVersion = version === "2.0.1" ? "2.0.2" : "2.0.1";
     const first = options.binary ?? await standIn(join(work, "stand-in"), version, target);
-    const next = await standIn(join(work, "stand-in"), "2.0.1", target);
+    const next = await standIn(join(work, "stand-in"), nextVersion, target);
     const v1 = await release(join(work, "v1"), version, target, first, {
       "peaks-fixture/SKILL.md": "fixture\n",
       "peaks-old/SKILL.md": "old\n",
     });
-    const v2 = await release(join(work, "v2"), "2.0.1", target, next, {
+    const v2 = await release(join(work, "v2"), nextVersion, target, next, {
       "peaks-fixture/SKILL.md": "two\n",
     });
-    await mirror(join(work, "mirror"), [[version, v1], ["2.0.1", v2]], v1);
+    await mirror(join(work, "mirror"), [[version, v1], [nextVersion, v2]], v1);
     const completions = join(work, "peaks-completions.ps1");
     await Deno.writeTextFile(completions, await completionScript(options, work));
     const fixture = join(work, "fixture.json");
@@ -203,7 +204,13 @@ export async function runPester(options: HarnessOptions): Promise<PesterResult> 
           archiveSuffix: isWindows(target) ? ".zip" : ".tar.gz",
           otherArchive: archiveName("2.0.0", otherTarget(target)),
           v1: { version, archive: v1.archive, sums: v1.sums, name: v1.name, dir: v1.dir },
-          v2: { version: "2.0.1", archive: v2.archive, sums: v2.sums, name: v2.name, dir: v2.dir },
+          v2: {
+            version: nextVersion,
+            archive: v2.archive,
+            sums: v2.sums,
+            name: v2.name,
+            dir: v2.dir,
+          },
           mirror: join(work, "mirror"),
           baseUrl: `http://127.0.0.1:${port}/releases`,
           installerUrl: `http://127.0.0.1:${port}/install.ps1`,
