@@ -6,8 +6,8 @@
  * command peaks writes into Claude Code's settings. The tests read all of it from a JSON file
  * named by PEAKS_PESTER_FIXTURE. Nothing uses the real home folder or the network.
  */
-import { join } from "../../lib/core/std.ts";
-import { STATUSLINE_COMMAND } from "../../lib/core/claude_settings/statusline.ts";
+import { join } from "../../lib/infra/std.ts";
+import { STATUSLINE_COMMAND } from "../../lib/settings/statusline_entry.ts";
 import {
   archiveName,
   binaryName,

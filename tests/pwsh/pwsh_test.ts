@@ -3,7 +3,7 @@
  * and each of its Pester tests a step. They run with the pinned pwsh and Pester that
  * `deno task test:pwsh` installs into its cache; without them they are ignored, saying so.
  */
-import { basename } from "../../lib/core/std.ts";
+import { basename } from "../../lib/infra/std.ts";
 import { findPwshTools } from "../support/pwsh.ts";
 import { pesterFiles, runPester } from "./harness.ts";
 

@@ -10,7 +10,7 @@
  * workflow passes the one it built); --installer-shell runs install.ps1 under another PowerShell
  * (powershell.exe, Windows PowerShell 5.1).
  */
-import { basename, parseArgs } from "../../lib/core/std.ts";
+import { basename, parseArgs } from "../../lib/infra/std.ts";
 import { installPwshTools } from "../support/pwsh.ts";
 import { pesterFiles, runPester } from "./harness.ts";
 

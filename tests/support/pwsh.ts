@@ -7,7 +7,7 @@
  *
  * `PEAKS_PWSH=<pwsh>` (and `PEAKS_PESTER=<Pester.psd1>`) use other copies instead.
  */
-import { join } from "../../lib/core/std.ts";
+import { join } from "../../lib/infra/std.ts";
 import { findTool } from "./tools.ts";
 
 export const PWSH_VERSION = "7.6.10";
