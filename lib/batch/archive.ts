@@ -15,7 +15,8 @@ import { exists, movePath, removePath, writeJsonAtomic } from "../infra/fs/files
 import { lockPathFor, withLock } from "../infra/fs/lock.ts";
 import { readValidated } from "../infra/fs/json.ts";
 import { type DispatchRecord, readRecords, type RecordEntry } from "../record/record.ts";
-import { isTerminal, recordFileOf } from "../state/record.ts";
+import { isTerminal } from "../state/record.ts";
+import { recordFileOf } from "../record/names.ts";
 import { archivedBatchPath, type Batch, BatchFile, readBatch } from "./batch.ts";
 
 export interface ArchivedRecord {

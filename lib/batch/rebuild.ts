@@ -15,7 +15,7 @@ import { withLock } from "../infra/fs/lock.ts";
 import { movePath, writeJsonAtomic } from "../infra/fs/files.ts";
 import { readValidated } from "../infra/fs/json.ts";
 import { type DispatchRecord, listRecords, updateRecord } from "../record/record.ts";
-import { recordFileOf } from "../state/record.ts";
+import { recordFileOf } from "../record/names.ts";
 import { displayPath } from "../workspace/paths.ts";
 import { compareText, fileTimestamp, isoTime } from "../infra/ids.ts";
 import {

@@ -17,7 +17,7 @@ import {
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import type { DispatchRecord } from "../record/record.ts";
-import { recordFileOf, runNameFor } from "../state/record.ts";
+import { recordFileOf, runNameFor } from "../record/names.ts";
 
 /** Long enough for SIGTERM, the kill grace period and the bounded drain of a stubborn vendor. */
 export const STOP_WAIT_MS = 10_000;

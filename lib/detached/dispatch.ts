@@ -10,7 +10,7 @@ import { PeaksError } from "../infra/errors.ts";
 import { withLock } from "../infra/fs/lock.ts";
 import { displayPath } from "../workspace/paths.ts";
 import { callerIdFromEnv } from "../presence/caller.ts";
-import { recordFileOf } from "../state/record.ts";
+import { recordFileOf } from "../record/names.ts";
 import { chooseVendor, type Vendor, VENDORS } from "../hosts/vendors.ts";
 import type { VendorPermissions } from "../state/preferences.ts";
 import { compactMeta } from "../record/artifacts.ts";

@@ -3,7 +3,7 @@
  * a DAG wave alike: its run folder, its detached prompt and its `detached`
  * fields (vendor, input, timeout, owner, permission posture).
  */
-import { runNameFor } from "../state/record.ts";
+import { runNameFor } from "../record/names.ts";
 import type { Vendor } from "../hosts/vendors.ts";
 import type { VendorPermissions } from "../state/preferences.ts";
 import { displayPath } from "../workspace/paths.ts";

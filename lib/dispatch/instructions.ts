@@ -9,7 +9,8 @@
  * names the real record and batch.
  */
 import { commandLine, peaksLine, projectArgs } from "../infra/shell.ts";
-import { roleFileName, STAGES } from "../state/record.ts";
+import { STAGES } from "../state/record.ts";
+import { roleFileName } from "../record/names.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
 import type { RoleSection } from "./role_section.ts";
 import type { VendorPermissions } from "../state/preferences.ts";

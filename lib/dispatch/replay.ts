@@ -8,7 +8,7 @@ import type { Ctx } from "../infra/command/ctx.ts";
 import { fileTimestamp } from "../infra/ids.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
-import { roleFileName } from "../state/record.ts";
+import { roleFileName } from "../record/names.ts";
 import { join } from "../infra/std.ts";
 import { writeFileAtomic } from "../infra/fs/files.ts";
 import type { PromptInput } from "./prompt_input.ts";

@@ -13,7 +13,7 @@ import { callerIdFromEnv } from "../presence/caller.ts";
 import { readRequest } from "../request/file.ts";
 import { LEGACY_ARCHETYPES, readScanResult } from "../scan/result.ts";
 import { readJsonFile } from "../infra/fs/json.ts";
-import { roleFileName } from "../state/record.ts";
+import { roleFileName } from "../record/names.ts";
 import { exists } from "../infra/fs/files.ts";
 import type { RoleSection } from "./role_section.ts";
 

@@ -7,7 +7,7 @@ import { isNotFound, PeaksError } from "../infra/errors.ts";
 import { isValidId } from "../infra/ids.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
-import { quarantineCommand } from "../state/record.ts";
+import { quarantineCommand } from "../record/names.ts";
 import { initCommand, readBinding, readSessionMeta } from "../session/session.ts";
 import { GITIGNORE_BEGIN, withGitignoreBlock } from "../workspace/skeleton.ts";
 import type { Check, CheckInput, CheckOutcome } from "./model.ts";

@@ -12,7 +12,7 @@ import { displayPath } from "../workspace/paths.ts";
 import type { IdeEntry } from "../hosts/registry.ts";
 import type { Project } from "../workspace/project.ts";
 import { callerIdFromEnv } from "../presence/caller.ts";
-import { recordFileOf, runNameFor } from "../state/record.ts";
+import { recordFileOf, runNameFor } from "../record/names.ts";
 import { chooseVendor, type Vendor, VENDORS } from "../hosts/vendors.ts";
 import type { DetachedPlan, PromptBudgetStep, WrittenDispatch } from "../dispatch/new_record.ts";
 import type { RuntimeArgs } from "../dispatch/runtime_args.ts";

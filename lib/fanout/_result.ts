@@ -11,7 +11,7 @@ import type { SessionContext } from "../session/session.ts";
 import { commandLine, peaksLine, withOutputMode } from "../infra/shell.ts";
 import type { Project } from "../workspace/project.ts";
 import { withoutEmpty } from "../infra/command/lean.ts";
-import { recordIdOf } from "../state/record.ts";
+import { recordIdOf } from "../record/names.ts";
 import type { DispatchRecord, ToolCall } from "../record/record.ts";
 import type { Decision } from "./_schedule.ts";
 import type { NodeProgress } from "../dag/progress.ts";

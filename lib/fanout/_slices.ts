@@ -22,7 +22,7 @@ import { PeaksError } from "../infra/errors.ts";
 import type { IsolationPlan, WrittenDispatch } from "../dispatch/new_record.ts";
 import type { DagCall } from "./_call.ts";
 import { withoutEmpty } from "../infra/command/lean.ts";
-import { recordIdOf, runNameFor } from "../state/record.ts";
+import { recordIdOf, runNameFor } from "../record/names.ts";
 import { isoTime } from "../infra/ids.ts";
 import { commandLine } from "../infra/shell.ts";
 

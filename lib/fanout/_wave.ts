@@ -10,7 +10,7 @@ import { PeaksError } from "../infra/errors.ts";
 import { guardPath } from "../infra/fs/guard.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
-import { assertRole, recordFileOf } from "../state/record.ts";
+import { assertRole, recordFileOf } from "../record/names.ts";
 import { usageError } from "../infra/errors.ts";
 import { declareArtifacts } from "../record/artifacts.ts";
 import { promptBudgetStep } from "../dispatch/budget_step.ts";

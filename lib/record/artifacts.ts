@@ -9,7 +9,7 @@ import { climbsOut } from "../infra/fs/guard.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import type { ArtifactMeta } from "./record.ts";
-import { roleFileName } from "../state/record.ts";
+import { roleFileName } from "./names.ts";
 import { isAbsolute, relative } from "../infra/std.ts";
 import { hashFile } from "../infra/fs/hash.ts";
 import { FileRefused } from "../infra/fs/files.ts";

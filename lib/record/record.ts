@@ -17,7 +17,8 @@ import {
 } from "../infra/fs/json.ts";
 import { PeaksError } from "../infra/errors.ts";
 import { listDir } from "../infra/fs/files.ts";
-import { isRecordFileName, quarantineCommand } from "../state/record.ts";
+import { isRecordFileName } from "../state/record.ts";
+import { quarantineCommand } from "./names.ts";
 import { peaksLine } from "../infra/shell.ts";
 import { compareText, isValidId } from "../infra/ids.ts";
 import { checkState, loadSchemas, stateSchema } from "../infra/shape/lazy.ts";

@@ -13,7 +13,8 @@ import { usageError } from "../infra/errors.ts";
 import { isFile, listDir } from "../infra/fs/files.ts";
 import { isValidId, printable } from "../infra/ids.ts";
 import { recordNotFound } from "./record.ts";
-import { isRecordFileName, isRecordId } from "../state/record.ts";
+import { isRecordFileName } from "../state/record.ts";
+import { isRecordId } from "./names.ts";
 import { join, relative } from "../infra/std.ts";
 
 export interface RecordTarget {

@@ -11,7 +11,7 @@ import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import { type DispatchRecord, updateRecord } from "../record/record.ts";
 import { failOpenRecord } from "../record/terminal.ts";
-import { recordFileOf, runNameFor } from "../state/record.ts";
+import { recordFileOf, runNameFor } from "../record/names.ts";
 import type { SliceWorktree } from "../record/worktree.ts";
 import { diffTrees, mergeBase, removeWorktree, revParse, workingTree } from "./_git.ts";
 import { TMP_DIR } from "./create.ts";

@@ -12,7 +12,7 @@ import { join } from "../infra/std.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import { writeFileAtomic } from "../infra/fs/files.ts";
-import { shortHash } from "../state/record.ts";
+import { shortHash } from "../record/names.ts";
 import {
   type Inventory,
   type Orphan,

@@ -10,7 +10,7 @@
 import { join } from "../infra/std.ts";
 import { readGitHead } from "../infra/git.ts";
 import { readRecord, updateRecord } from "../record/record.ts";
-import { recordFileOf, runNameFor } from "../state/record.ts";
+import { recordFileOf, runNameFor } from "../record/names.ts";
 import { PeaksError } from "../infra/errors.ts";
 import { failOpenRecord } from "../record/terminal.ts";
 import { addWorktree, removeWorktree, snapshotCommit, treeOf, workingTree } from "./_git.ts";

@@ -19,7 +19,7 @@ import { dirname, isAbsolute, join, relative, resolve, SEPARATOR } from "../infr
 import { isNotFound, PeaksError } from "../infra/errors.ts";
 import type { Project } from "../workspace/project.ts";
 import { runGit } from "../infra/git.ts";
-import { shortHash } from "../state/record.ts";
+import { shortHash } from "../record/names.ts";
 
 export const WORKTREES_DIR = "peaks-worktrees";
 /** Where a host keeps its own worktrees inside the main tree (Claude Code). */

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
 import { probeLease } from "../../lib/detached/runs.ts";
-import { runNameFor } from "../../lib/state/record.ts";
+import { runNameFor } from "../../lib/record/names.ts";
 import { PeaksError } from "../../lib/infra/errors.ts";
 import { chooseVendor, VENDORS } from "../../lib/hosts/vendors.ts";
 import { join } from "../../lib/infra/std.ts";

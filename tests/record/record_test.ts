@@ -8,13 +8,8 @@ import {
 } from "@std/assert";
 import { parseRecord } from "../../lib/record/record.ts";
 import { migrateRecord } from "../../lib/state/record.ts";
-import {
-  assertRole,
-  isRecordFileName,
-  RECORD_VERSION,
-  recordFileName,
-  roleFileName,
-} from "../../lib/state/record.ts";
+import { isRecordFileName, RECORD_VERSION } from "../../lib/state/record.ts";
+import { assertRole, recordFileName, roleFileName } from "../../lib/record/names.ts";
 import { ID_PATTERN } from "../../lib/infra/ids.ts";
 import { PeaksError } from "../../lib/infra/errors.ts";
 import { makeRecord } from "../support/subagent.ts";

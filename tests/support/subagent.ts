@@ -7,7 +7,8 @@ import { assertEquals } from "@std/assert";
 import { runPeaks } from "./cli.ts";
 import { join } from "../../lib/infra/std.ts";
 import type { DispatchRecord } from "../../lib/record/record.ts";
-import { RECORD_VERSION, recordFileName, type RecordStatus } from "../../lib/state/record.ts";
+import { RECORD_VERSION, type RecordStatus } from "../../lib/state/record.ts";
+import { recordFileName } from "../../lib/record/names.ts";
 
 /** `workspace init` in `cwd`; returns the session id. */
 export async function initWorkspace(cwd: string, env?: Record<string, string>): Promise<string> {

@@ -5,7 +5,7 @@ import { detectIde, IDE_IDS } from "../../hosts/registry.ts";
 import { isoTime, newUuid, optionalId } from "../../infra/ids.ts";
 import { guardFlagPath } from "../../workspace/project.ts";
 import { usageError, type Warning } from "../../infra/errors.ts";
-import { assertRole, recordIdOf } from "../../state/record.ts";
+import { assertRole, recordIdOf } from "../../record/names.ts";
 import { openSession, type SessionContext } from "../../session/session.ts";
 import { declareArtifacts } from "../../record/artifacts.ts";
 import {

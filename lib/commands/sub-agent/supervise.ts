@@ -4,7 +4,7 @@ import { DetachedInfoSchema } from "../../detached/runs.ts";
 import { PeaksError } from "../../infra/errors.ts";
 import { resolveProject } from "../../workspace/project.ts";
 import { readRecord, recordNotFound } from "../../record/record.ts";
-import { recordFileOf, runNameFor } from "../../state/record.ts";
+import { recordFileOf, runNameFor } from "../../record/names.ts";
 import { describeIssues } from "../../infra/fs/json.ts";
 import { ensureDir } from "../../infra/fs/files.ts";
 import { resolveRecordFlag } from "../../record/record_flag.ts";

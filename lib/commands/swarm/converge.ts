@@ -8,7 +8,7 @@ import { displayPath } from "../../workspace/paths.ts";
 import { readPresence, setPresence } from "../../presence/presence.ts";
 import { callerIdFromEnv } from "../../presence/caller.ts";
 import { finalizeRecord } from "../../record/terminal.ts";
-import { roleFileName } from "../../state/record.ts";
+import { roleFileName } from "../../record/names.ts";
 import { openSession, peaksCommand, type SessionContext } from "../../session/session.ts";
 import {
   type Convergence,
