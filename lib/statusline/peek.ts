@@ -1,17 +1,26 @@
 /**
  * Display-only readers for `statusline render`. The status line runs after
  * every assistant message and must answer fast and never fail, so it reads
- * the state files with a plain JSON parse and a few shape checks instead of
- * the zod schemas (which every other command uses). A file that does not look
- * right is skipped here; the commands that act on it still report it.
+ * the state files with a plain JSON parse and checks each against its
+ * generated shape (lib/state/shapes.ts), never loading zod. A file the shape
+ * doubts is skipped here; the commands that act on it still report it.
  */
 import { listBatchFiles } from "../batch/files.ts";
 import { type MemberView, memberView, unreadableView } from "../batch/status_line.ts";
 import type { Project } from "../workspace/project.ts";
 import type { ContextReading, Presence } from "../presence/presence.ts";
 import type { DispatchRecord } from "../record/record.ts";
-import { isRecordFileName, isTerminal } from "../state/record.ts";
+import { isTerminal } from "../state/record.ts";
 import { readBoundedText } from "../infra/fs/files.ts";
+import { fits } from "../infra/shape/shape.ts";
+import {
+  BATCH_SHAPE,
+  CONTEXT_READING_SHAPE,
+  PRESENCE_SHAPE,
+  RECORD_SHAPE,
+  SESSION_BINDING_SHAPE,
+} from "../state/shapes.ts";
+import type { Batch } from "../batch/batch.ts";
 
 /**
  * The parsed file, or undefined when it is missing, not JSON, or refused (not
@@ -31,13 +40,11 @@ export async function peekJson(path: string): Promise<Record<string, unknown> | 
 
 export async function peekBoundSession(project: Project): Promise<string | undefined> {
   const binding = await peekJson(project.layout.sessionBinding);
-  return typeof binding?.sessionId === "string" ? binding.sessionId : undefined;
+  return binding && fits(SESSION_BINDING_SHAPE, binding) ? binding.sessionId as string : undefined;
 }
 
 function asPresence(value: Record<string, unknown> | undefined): Presence | undefined {
-  if (!value || typeof value.skill !== "string") return undefined;
-  const text = (key: string) => (typeof value[key] === "string" ? value[key] as string : null);
-  return { ...value, gate: text("gate"), role: text("role"), mode: text("mode") } as Presence;
+  return fits(PRESENCE_SHAPE, value) ? value as unknown as Presence : undefined;
 }
 
 /** The caller's own presence when it has one, else the session's. */
@@ -58,38 +65,28 @@ export async function peekContext(
   sid: string,
 ): Promise<ContextReading | undefined> {
   const value = await peekJson(project.layout.context(sid));
-  if (!value || typeof value.ratioPct !== "number" || typeof value.at !== "string") {
-    return undefined;
-  }
-  return value as unknown as ContextReading;
+  return fits(CONTEXT_READING_SHAPE, value) ? value as unknown as ContextReading : undefined;
 }
 
-/** Enough of a record for the batch line (its liveness and progress); the rest is not read. */
-function looksLikeRecord(value: Record<string, unknown> | undefined): value is DispatchRecord {
-  return !!value && typeof value.status === "string" && typeof value.role === "string" &&
-    typeof value.createdAt === "string" && Array.isArray(value.heartbeats);
+function isRecord(value: Record<string, unknown> | undefined): value is DispatchRecord {
+  return fits(RECORD_SHAPE, value);
 }
 
 async function members(project: Project, sid: string, batchId: string, now: Date) {
-  const batch = await peekJson(project.layout.batch(sid, batchId));
-  // A member names a record file in the session folder; anything else (a path, a device) is skipped.
-  const valid = (m: unknown): m is { record: string; role: string; n?: number } =>
-    !!m && typeof (m as { record: unknown }).record === "string" &&
-    isRecordFileName((m as { record: string }).record) &&
-    typeof (m as { role: unknown }).role === "string";
+  const file = await peekJson(project.layout.batch(sid, batchId));
+  // The shape holds each member's record to a file name in the session folder (never a path).
+  if (!fits(BATCH_SHAPE, file)) return [];
+  const batch = file as unknown as Batch;
   const listed = [
-    ...(Array.isArray(batch?.members) ? batch.members : []).filter(valid)
-      .map((m) => ({ ...m, pending: false })),
-    ...(Array.isArray(batch?.pending) ? batch.pending : []).filter(valid)
-      .map((m) => ({ ...m, pending: true })),
+    ...batch.members.map((m) => ({ ...m, pending: false })),
+    ...(batch.pending ?? []).map((m) => ({ ...m, pending: true })),
   ];
   const views = await Promise.all(listed.map(async (member): Promise<MemberView | undefined> => {
     const path = project.layout.dispatchRecord(sid, member.record);
     const record = await peekJson(path);
-    const n = typeof member.n === "number" ? member.n : null;
-    if (looksLikeRecord(record)) return memberView(path, record, now);
+    if (isRecord(record)) return memberView(path, record, now);
     // A reserved number whose record never appeared belongs to a dispatch that died: not a member.
-    return member.pending ? undefined : unreadableView(path, member.role, n);
+    return member.pending ? undefined : unreadableView(path, member.role, member.n);
   }));
   return views.filter((v): v is MemberView => v !== undefined);
 }

@@ -32,11 +32,20 @@ Deno.test("the status line's reader: members, a broken record, a pending number 
   const paths = await writeBatchOnDisk(dir.path, SID, "b1", records);
   const batchPath = join(dir.path, ".peaks", "_sub_agents", SID, "batch-b1.json");
   const batch = JSON.parse(await Deno.readTextFile(batchPath));
-  batch.pending = [{ n: 4, role: "ghost", requestId: "r1", record: "dispatch-r1-ghost-x.json" }];
+  const ghost = { n: 4, role: "ghost", requestId: "r1", record: "dispatch-r1-ghost-x.json" };
+  batch.pending = [{ ...ghost, addedAt: new Date().toISOString() }];
   await Deno.writeTextFile(batchPath, JSON.stringify(batch));
 
   let views = (await peekOpenBatch(project, SID, new Date()))!;
   assertEquals(views.map((v) => v.role), ["ui", "rd-planning", "qa-test-cases"]);
+  // A batch file its shape doubts (a member naming a path, not a record file) is not shown.
+  await Deno.writeTextFile(
+    batchPath,
+    JSON.stringify({ ...batch, pending: [{ ...ghost, addedAt: "x", record: "../../etc/passwd" }] }),
+  );
+  assertEquals(await peekOpenBatch(project, SID, new Date()), undefined);
+  await Deno.writeTextFile(batchPath, JSON.stringify(batch));
+  views = (await peekOpenBatch(project, SID, new Date()))!;
   assertEquals(batchHeader(views), "swarm 2/3 running");
 
   await Deno.writeTextFile(paths[1], '{"status": "runn');
@@ -44,22 +53,30 @@ Deno.test("the status line's reader: members, a broken record, a pending number 
   assertEquals(views.map((v) => v.status), ["running", "unreadable", "done"]);
 });
 
-Deno.test("the status line's presence: the caller's own file, else the session's; junk is skipped", async () => {
+Deno.test("the status line's presence: the caller's own file, else the session's; what its shape doubts is skipped", async () => {
   await using dir = await tempDir();
   const project = { root: dir.path, layout: projectLayout(dir.path), source: "cwd" as const };
   const write = async (path: string, value: unknown) => {
     await Deno.mkdir(join(path, ".."), { recursive: true });
     await Deno.writeTextFile(path, JSON.stringify(value));
   };
-  await write(project.layout.presence(SID), { skill: "peaks-code", gate: "prd", role: 7 });
+  const presence = (skill: string, callerId: string | null) => ({
+    version: 1,
+    sessionId: SID,
+    callerId,
+    skill,
+    mode: null,
+    gate: "prd",
+    role: null,
+    setAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+  });
+  await write(project.layout.presence(SID), presence("peaks-code", null));
   assertEquals((await peekPresence(project, SID, "w1"))?.skill, "peaks-code");
-  assertEquals(
-    (await peekPresence(project, SID, "w1"))?.role,
-    null,
-    "a non-string field is dropped",
-  );
-  await write(project.layout.presence(SID, "w1"), { skill: "peaks-rd" });
+  await write(project.layout.presence(SID, "w1"), presence("peaks-rd", "w1"));
   assertEquals((await peekPresence(project, SID, "w1"))?.skill, "peaks-rd");
+  await write(project.layout.presence(SID, "w1"), { ...presence("peaks-rd", "w1"), role: 7 });
+  assertEquals((await peekPresence(project, SID, "w1"))?.skill, "peaks-code", "junk is skipped");
   await Deno.writeTextFile(project.layout.presence(SID, "w1"), "[]");
   assertEquals((await peekPresence(project, SID, "w1"))?.skill, "peaks-code");
 });
