@@ -86,7 +86,7 @@ async function chooseDetachedVendor(
   ctx: Ctx,
   input: RecordInputs,
 ): Promise<{ vendor: Vendor; installed: Vendor[] }> {
-  const preferred = VENDORS.find((v) => input.ide.id.startsWith(v));
+  const preferred = VENDORS.find((v) => v === input.ide.vendor);
   const choice = await chooseVendor(ctx.env, input.flags.vendor as Vendor | undefined, preferred);
   if (!choice.vendor) throw await vendorNotFound(ctx, input, choice.installed);
   const vendor = choice.vendor;

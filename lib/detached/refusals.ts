@@ -52,7 +52,7 @@ export async function vendorNotFound(
   installed: Vendor[],
 ): Promise<PeaksError> {
   const requested = input.flags.vendor ?? null;
-  const inProcess = input.ide.inProcess
+  const inProcess = input.ide.subAgent
     ? [await rerunWords(ctx, input, { ...input.replay, modeWords: [] }, [])]
     : [];
   return new PeaksError(

@@ -1,6 +1,6 @@
 /**
- * IDE_NOT_SUPPORTED: the host has no in-process sub-agent tool (Codex,
- * Gemini CLI, OpenCode, …). The way forward is the same dispatch as a
+ * IDE_NOT_SUPPORTED: the host has no in-process sub-agent tool peaks knows
+ * (its file in lib/hosts declares none). The way forward is the same dispatch as a
  * detached process through an installed vendor CLI, or doing the role's
  * work inline. The replayed command reads the prompt from a file, so a
  * prompt that came through stdin is saved first.
@@ -16,7 +16,7 @@ import type { PromptInput } from "./prompt_input.ts";
 
 /** The host's own vendor when installed (codex in Codex), else the first installed one. */
 export function pickVendor(ide: IdeEntry, installed: Vendor[]): Vendor | undefined {
-  const own = VENDORS.find((v) => ide.id.startsWith(v));
+  const own = VENDORS.find((v) => v === ide.vendor);
   return own && installed.includes(own) ? own : installed[0];
 }
 

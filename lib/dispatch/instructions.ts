@@ -14,6 +14,7 @@ import { roleFileName } from "../record/names.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
 import type { RoleSection } from "./role_section.ts";
 import type { VendorPermissions } from "../state/preferences.ts";
+import { ideById } from "../hosts/registry.ts";
 
 export const COMMIT_POLICY_TITLE = "## Commit / push policy (mandatory)";
 
@@ -135,7 +136,14 @@ function completionBlock(args: RuntimeArgs, recordPath: string): string {
     "4. End with exactly this JSON as your final message and nothing after it:",
     `    ${result}`,
     '   status is "ok", "blocked" (set blockedReason) or "skipped" (set reason); artefacts lists every file you wrote.',
+    ...finishLine(args.ide),
   ].join("\n");
+}
+
+/** The host's own way to end a sub-agent, when a plain final message is not enough (Gemini CLI). */
+function finishLine(ide: string): string[] {
+  const finish = ideById(ide)?.subAgent?.finish;
+  return finish ? [`   ${finish}`] : [];
 }
 
 function prohibitionsBlock(): string {
@@ -186,14 +194,21 @@ function channelBlock(args: RuntimeArgs): string {
 }
 
 function mcpBlock(args: RuntimeArgs): string {
+  const mcp = ideById(args.ide)?.mcp ?? null;
+  const named = mcp ? `\`${mcp.toolName}\`` : "MCP";
+  const install = mcp?.add
+    ? `(\`${mcp.add}\`; servers live in ${mcp.config})`
+    : mcp
+    ? `(its MCP settings: ${mcp.config})`
+    : "(its MCP settings)";
   return [
     `## MCP tool check (IDE: ${args.ide})`,
-    "Before browser, design or docs work, look in your own tool list for `mcp__<server>__*` tools",
+    `Before browser, design or docs work, look in your own tool list for ${named} tools`,
     `(servers: ${
       MCP_SERVERS.map(([name]) => name).join(", ")
     }). If the one you need is there, call it by name.`,
     'If it is missing, stop and return status "blocked" with blockedReason "mcp-missing:<server>" and the',
-    `install step for ${args.ide} (its MCP settings; in Claude Code: \`claude mcp add <server> -- <command>\`):`,
+    `install step for ${args.ide} ${install}:`,
     ...MCP_SERVERS.map(([name, command]) => `- ${name}: ${command}`),
     "Never edit settings files yourself.",
   ].join("\n");

@@ -1,13 +1,14 @@
 /**
  * The tool call the orchestrating LLM makes to start a sub-agent inside its
- * own IDE, per the IDE table. Hosts without an in-process sub-agent tool get
+ * own IDE, as the host declares it (lib/hosts/<host>.ts). Hosts without an in-process sub-agent tool get
  * IDE_NOT_SUPPORTED with a runnable alternative instead.
  */
-import type { IdeEntry } from "../hosts/registry.ts";
+import { type IdeEntry, PROMPT_KEYS } from "../hosts/registry.ts";
 import type { ToolCall } from "../record/record.ts";
 import { commandLine, projectArgs } from "../infra/shell.ts";
 
 export const EXPECTED_COMPLETION_SECONDS = 45;
+
 
 export interface BuiltToolCall {
   toolCall: ToolCall;
@@ -23,6 +24,11 @@ export function toolDescription(role: string, rid: string, node?: string | null)
   return `${node && node !== role ? `${role}:${node}` : role} for rid=${rid}`;
 }
 
+/** A DAG node's short name for hosts whose tool takes one: `<role>` or `<role>-<node>`. */
+export function toolName(role: string, node?: string | null): string {
+  return node && node !== role ? `${role}-${node}` : role;
+}
+
 export function buildToolCall(
   ide: IdeEntry,
   role: string,
@@ -30,28 +36,27 @@ export function buildToolCall(
   prompt: string,
   node?: string | null,
 ): BuiltToolCall {
-  const tool = ide.inProcess!;
-  const toolCall: ToolCall = tool.input === "message"
-    ? {
-      name: tool.tool,
-      ...(tool.namespace ? { namespace: tool.namespace } : {}),
-      args: { message: prompt },
-    }
-    : {
-      name: tool.tool,
-      args: {
-        subagent_type: "general-purpose",
-        description: toolDescription(role, rid, node),
-        prompt,
-      },
-    };
-  if (!tool.verified) toolCall.verified = false;
+  const tool = ide.subAgent!;
+  const toolCall: ToolCall = {
+    name: tool.tool,
+    ...(tool.namespace ? { namespace: tool.namespace } : {}),
+    args: tool.args({
+      description: toolDescription(role, rid, node),
+      name: toolName(role, node),
+      prompt,
+    }),
+  };
+  if (!tool.verified) {
+    toolCall.verified = false;
+    toolCall.source = tool.source;
+  }
   return { toolCall, aliases: tool.aliases };
 }
 
-/** The argument of a tool call that carries the sub-agent's prompt (`prompt`, or `message` for spawn_agent). */
-export function promptKey(toolCall: ToolCall): "prompt" | "message" {
-  return "message" in toolCall.args && !("prompt" in toolCall.args) ? "message" : "prompt";
+/** The argument of a tool call that carries the sub-agent's prompt (`prompt`, or another key a host's tool takes). */
+export function promptKey(toolCall: ToolCall): string {
+  if ("prompt" in toolCall.args) return "prompt";
+  return PROMPT_KEYS.find((key) => key in toolCall.args) ?? "prompt";
 }
 
 export function promptOf(toolCall: ToolCall): string {

@@ -6,6 +6,7 @@
  */
 import { isCompiled, VERSION } from "../infra/command/build.ts";
 import { findOnPath, VENDORS } from "../hosts/vendors.ts";
+import { HOSTS } from "../hosts/registry.ts";
 import type { Check, CheckOutcome, Finding } from "./model.ts";
 
 /** Variables peaks reads (a sample of the PEAKS_* and IDE families). */
@@ -17,8 +18,8 @@ const ENV_NAMES = [
   "PEAKS_SESSION_ID",
   "PEAKS_SKILLS_DIR",
   "HEADROOM_BASE_URL",
-  "CLAUDECODE",
-  "CLAUDE_CODE_SESSION_ID",
+  // Each host's first detection variable.
+  ...HOSTS.flatMap((h) => h.envVars.slice(0, 1)),
 ];
 const NET_HOSTS = ["127.0.0.1", "localhost", "[::1]"];
 const RUN_NAMES = ["git", ...VENDORS, "peaks", "deno"];

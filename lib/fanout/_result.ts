@@ -17,6 +17,7 @@ import type { Decision } from "./_schedule.ts";
 import type { NodeProgress } from "../dag/progress.ts";
 import { statusCommand, waitingRows } from "./_refusals.ts";
 import type { WrittenDispatch } from "../dispatch/new_record.ts";
+import { ideById, PROMPT_KEYS } from "../hosts/registry.ts";
 
 export const DAG_ENVELOPE_VERSION = "2.0.0";
 export const DAG_EXPECTED_COMPLETION_SECONDS = 60;
@@ -83,6 +84,10 @@ export function dispatchedResult(facts: DispatchedFacts): CommandResult {
   if (facts.detached) {
     data.projectRoot = session.project.root;
     data.instructions = detachedInstructions(facts, nextCall);
+  } else {
+    // A host whose tool answers before the sub-agents end (Codex) says what to call next.
+    const followUp = ideById(facts.ide)?.subAgent?.followUp;
+    if (followUp) data.instructions = [followUp];
   }
   // In process, the next step is the tool calls in data, then finalize: nothing to run first.
   const follow = facts.detached
@@ -181,7 +186,7 @@ function neverStarted(record: DispatchRecord | null): record is DispatchRecord {
 /** The tool call as the dispatch envelope carried it (an inline record keeps the prompt once). */
 function storedToolCall(record: DispatchRecord): ToolCall {
   const { promptIn, ...call } = record.toolCall as ToolCall & { promptIn?: string };
-  if (promptIn !== "prompt" && promptIn !== "message") return call;
+  if (!promptIn || !PROMPT_KEYS.includes(promptIn)) return call;
   return { ...call, args: { ...call.args, [promptIn]: record.prompt } };
 }
 

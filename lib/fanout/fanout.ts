@@ -139,7 +139,7 @@ async function openDagCall(input: DagInput, ctx: Ctx): Promise<DagCall> {
   const detected = await detectIde(ctx.env, project.root, flags.ide);
   const batchId = givenBatch ?? newUuid();
   const callWords = dagCallWords(flags, session, dagPath, batchId);
-  if (flags.mode !== "detached" && !detected.ide.inProcess) {
+  if (flags.mode !== "detached" && !detected.ide.subAgent) {
     const installed = await installedVendors(ctx.env);
     const own = installed.find((v) => detected.ide.id.startsWith(v)) ?? installed[0];
     const detachedCall = own

@@ -1,119 +1,67 @@
 /**
- * The IDE table: one entry per agent host. Dispatch, the prompt budget and
- * detection all read it; adding an IDE is adding one entry here.
+ * The hosts peaks knows, one declaration per file (lib/hosts/<host>.ts).
+ * Dispatch, the prompt budget, skills and detection all read them; adding a
+ * host is adding one file and one line here.
  */
 import type { Env } from "../infra/command/ctx.ts";
 import { join } from "../infra/std.ts";
+import type { HostDecl } from "./host.ts";
+import { host as claudeCode } from "./claude_code.ts";
+import { host as codex } from "./codex.ts";
+import { host as copilot } from "./copilot.ts";
+import { host as cursor } from "./cursor.ts";
+import { host as gemini } from "./gemini.ts";
+import { host as hermes } from "./hermes.ts";
+import { host as lingma } from "./lingma.ts";
+import { host as openclaw } from "./openclaw.ts";
+import { host as opencode } from "./opencode.ts";
+import { host as qoder } from "./qoder.ts";
+import { host as qwen } from "./qwen.ts";
+import { host as trae } from "./trae.ts";
+import { host as zcode } from "./zcode.ts";
 
-export interface InProcessTool {
-  tool: string;
-  /** Other names of the same tool (older host versions). */
-  aliases: string[];
-  verified: boolean;
-  /**
-   * The tool's input: `task` is `{subagent_type, description, prompt}` (Claude Code's Agent and
-   * the hosts modelled on it); `message` is `{message}` (Codex's spawn_agent).
-   */
-  input: "task" | "message";
-  /** The tool namespace the host groups it in (Codex: multi_agent_v1). */
-  namespace?: string;
-}
+export type { HostDecl, SubAgentTool } from "./host.ts";
+export type IdeEntry = HostDecl;
 
-export interface IdeEntry {
-  id: string;
-  /** The in-process sub-agent tool, or null when the host has none. */
-  inProcess: null | InProcessTool;
-  /** Default context window of a sub-agent in this host, in tokens. */
-  contextWindow: number;
-  /** Any of these set in the environment means the call comes from this host. */
-  envVars: string[];
-  /** A project folder that marks this host's configuration. */
-  projectDir: string | null;
-}
+/** A host peaks could not tell: no sub-agent tool, nothing known. */
+const unknown: HostDecl = {
+  id: "unknown",
+  name: "an unknown host",
+  envVars: [],
+  projectDir: null,
+  contextWindow: 128_000,
+  subAgent: null,
+  skills: null,
+  mcp: null,
+  statusLine: false,
+  hooks: [],
+  vendor: null,
+  packaging: null,
+  permissions: { env: [], run: [] },
+};
 
-/** The Task-shaped tool of hosts modelled on Claude Code, not verified against a real host. */
-const TASK = (verified: boolean): InProcessTool => ({
-  tool: "Task",
-  aliases: [],
-  verified,
-  input: "task",
-});
-
-export const IDES: readonly IdeEntry[] = [
-  {
-    id: "claude-code",
-    // Claude Code 2.x calls it Agent (verified with 2.1.328); 1.x called it Task.
-    inProcess: { tool: "Agent", aliases: ["Task"], verified: true, input: "task" },
-    contextWindow: 200_000,
-    envVars: ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"],
-    projectDir: ".claude",
-  },
-  {
-    id: "trae",
-    inProcess: TASK(false),
-    contextWindow: 128_000,
-    envVars: ["TRAE_AI_SHELL_ID", "TRAE_SESSION_ID"],
-    projectDir: ".trae",
-  },
-  {
-    id: "cursor",
-    inProcess: TASK(false),
-    contextWindow: 200_000,
-    envVars: ["CURSOR_TRACE_ID", "CURSOR_AGENT"],
-    projectDir: ".cursor",
-  },
-  {
-    id: "qoder",
-    inProcess: TASK(false),
-    contextWindow: 128_000,
-    envVars: [],
-    projectDir: ".qoder",
-  },
-  {
-    id: "lingma",
-    inProcess: TASK(false),
-    contextWindow: 128_000,
-    envVars: [],
-    projectDir: ".lingma",
-  },
-  { id: "hermes", inProcess: TASK(false), contextWindow: 128_000, envVars: [], projectDir: null },
-  { id: "openclaw", inProcess: TASK(false), contextWindow: 128_000, envVars: [], projectDir: null },
-  {
-    id: "codex",
-    // Codex 0.169's multi-agent tools (verified with 0.169.0): spawn_agent, then wait_agent.
-    inProcess: {
-      tool: "spawn_agent",
-      aliases: [],
-      verified: true,
-      input: "message",
-      namespace: "multi_agent_v1",
-    },
-    contextWindow: 272_000,
-    envVars: ["CODEX_SANDBOX", "CODEX_MANAGED_BY_NPM", "CODEX_THREAD_ID"],
-    projectDir: ".codex",
-  },
-  {
-    id: "gemini",
-    inProcess: null,
-    contextWindow: 1_000_000,
-    envVars: ["GEMINI_CLI"],
-    projectDir: ".gemini",
-  },
-  {
-    id: "opencode",
-    inProcess: null,
-    contextWindow: 200_000,
-    envVars: ["OPENCODE"],
-    projectDir: ".opencode",
-  },
-  { id: "zcode", inProcess: null, contextWindow: 128_000, envVars: [], projectDir: null },
-  { id: "unknown", inProcess: null, contextWindow: 128_000, envVars: [], projectDir: null },
+/** Environment detection order: the first host whose variable is set wins. */
+export const HOSTS: readonly HostDecl[] = [
+  claudeCode,
+  trae,
+  cursor,
+  codex,
+  gemini,
+  opencode,
+  copilot,
+  qwen,
+  qoder,
+  lingma,
+  hermes,
+  openclaw,
+  zcode,
 ];
+
+export const IDES: readonly HostDecl[] = [...HOSTS, unknown];
 
 export const IDE_IDS = IDES.map((ide) => ide.id) as [string, ...string[]];
 
-/** Environment detection order (spec order); project folders are checked after it. */
-const ENV_ORDER = ["claude-code", "trae", "cursor", "codex", "gemini", "opencode"];
+/** Project folders, checked after the environment (the most specific first). */
 const DIR_ORDER = [
   ".claude",
   ".trae",
@@ -123,14 +71,15 @@ const DIR_ORDER = [
   ".lingma",
   ".gemini",
   ".opencode",
+  ".qwen",
 ];
 
-export function ideById(id: string): IdeEntry | undefined {
+export function ideById(id: string): HostDecl | undefined {
   return IDES.find((ide) => ide.id === id);
 }
 
 export interface DetectedIde {
-  ide: IdeEntry;
+  ide: HostDecl;
   source: "flag" | "env" | "project-dir" | "assumed";
   /** The variable or folder that decided, when one did. */
   evidence: string | null;
@@ -146,20 +95,40 @@ export async function detectIde(
     const ide = ideById(explicit);
     if (ide) return { ide, source: "flag", evidence: null };
   }
-  for (const id of ENV_ORDER) {
-    const ide = ideById(id)!;
+  for (const ide of HOSTS) {
     const hit = ide.envVars.find((name) => env.get(name));
     if (hit) return { ide, source: "env", evidence: hit };
   }
   for (const dir of DIR_ORDER) {
     try {
       if ((await Deno.stat(join(projectRoot, dir))).isDirectory) {
-        const ide = IDES.find((entry) => entry.projectDir === dir)!;
+        const ide = HOSTS.find((entry) => entry.projectDir === dir)!;
         return { ide, source: "project-dir", evidence: dir };
       }
     } catch {
       // not there
     }
   }
-  return { ide: ideById("claude-code")!, source: "assumed", evidence: null };
+  return { ide: claudeCode, source: "assumed", evidence: null };
+}
+
+/** The arguments the hosts' sub-agent tools carry a prompt in. */
+export const PROMPT_KEYS: readonly string[] = [
+  ...new Set(HOSTS.flatMap((h) => h.subAgent ? [h.subAgent.promptKey] : [])),
+];
+
+/** The hosts a skills folder can be installed for, in table order. */
+export function skillHosts(): HostDecl[] {
+  return HOSTS.filter((h) => h.skills !== null);
+}
+
+/** The programs and variables the peaks binary must be granted for every host. */
+export function hostPermissions(): { env: string[]; run: string[] } {
+  const env = new Set<string>();
+  const run = new Set<string>();
+  for (const h of HOSTS) {
+    h.permissions.env.forEach((n) => env.add(n));
+    h.permissions.run.forEach((n) => run.add(n));
+  }
+  return { env: [...env], run: [...run] };
 }

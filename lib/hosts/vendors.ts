@@ -6,6 +6,7 @@
 import type { Env } from "../infra/command/ctx.ts";
 import { join } from "../infra/std.ts";
 
+/** The `vendor` of every host file that has one (tests/hosts_registry_test.ts holds them equal). */
 export const VENDORS = ["claude", "codex", "copilot", "gemini", "opencode"] as const;
 export type Vendor = (typeof VENDORS)[number];
 

@@ -1,21 +1,28 @@
 /**
- * Where each agent reads skills from. The one table `skills install`,
- * `uninstall`, `list` and `verify` use; adding an agent is adding one entry.
- *
- * Codex, Cursor, Gemini CLI and OpenCode all read the shared `.agents/skills`
- * folder (project) and `~/.agents/skills` (user), so peaks installs there
- * once and reports it for each of them.
+ * Where each agent reads skills from, as its host file declares it
+ * (lib/hosts/<host>.ts): peaks installs into the first folder a host lists.
+ * The one table `skills install`, `uninstall`, `list` and `verify` use.
+ * Several hosts read one shared folder, so peaks installs there once and
+ * reports it for each of them.
  */
 import type { Ctx } from "../infra/command/ctx.ts";
 import { PeaksError } from "../infra/errors.ts";
 import { join } from "../infra/std.ts";
 import { resolveProject } from "../workspace/project.ts";
+import { skillHosts } from "../hosts/registry.ts";
 
-export const AGENT_IDS = ["claude-code", "codex", "cursor", "gemini", "opencode", "trae"] as const;
-export type AgentId = (typeof AGENT_IDS)[number];
+export const AGENTS: readonly AgentEntry[] = skillHosts().map((h) => ({
+  id: h.id,
+  name: h.name,
+  project: h.skills!.project[0].split("/"),
+  user: h.skills!.user[0].split("/"),
+}));
 
-export const AGENT_CHOICES = [...AGENT_IDS, "all"] as const;
-export type AgentChoice = (typeof AGENT_CHOICES)[number];
+export const AGENT_IDS = AGENTS.map((a) => a.id) as [AgentId, ...AgentId[]];
+export type AgentId = string;
+
+export const AGENT_CHOICES = [...AGENT_IDS, "all"] as [string, ...string[]];
+export type AgentChoice = string;
 
 export const SCOPES = ["project", "user"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -28,20 +35,6 @@ export interface AgentEntry {
   /** Skills folder relative to the home folder, as path segments. */
   user: readonly string[];
 }
-
-export const AGENTS: readonly AgentEntry[] = [
-  {
-    id: "claude-code",
-    name: "Claude Code",
-    project: [".claude", "skills"],
-    user: [".claude", "skills"],
-  },
-  { id: "codex", name: "Codex", project: [".agents", "skills"], user: [".agents", "skills"] },
-  { id: "cursor", name: "Cursor", project: [".agents", "skills"], user: [".agents", "skills"] },
-  { id: "gemini", name: "Gemini CLI", project: [".agents", "skills"], user: [".agents", "skills"] },
-  { id: "opencode", name: "OpenCode", project: [".agents", "skills"], user: [".agents", "skills"] },
-  { id: "trae", name: "Trae", project: [".trae", "skills"], user: [".trae", "skills"] },
-];
 
 export function selectAgents(choice: AgentChoice): AgentId[] {
   return choice === "all" ? [...AGENT_IDS] : [choice];
@@ -56,7 +49,7 @@ export interface InstallRoot {
   segments: readonly string[];
   /** The skills folder, absolute. */
   path: string;
-  /** The skills folder as shown: `.claude/skills` or `~/.claude/skills`. */
+  /** The skills folder as shown: `<folder>` or `~/<folder>`. */
   display: string;
   agents: AgentId[];
 }

@@ -27,7 +27,7 @@ export const ManifestSchema = z.object({
     kind: z.enum(["env", "binary", "repository", "embedded"]),
     path: z.string(),
   }),
-  /** The agents this folder was installed for (several share `.agents/skills`). */
+  /** The agents this folder was installed for (several may share one folder). */
   agents: z.array(z.enum(AGENT_IDS)).min(1),
   skills: z.array(z.string().regex(SKILL_NAME_PATTERN)),
   /** File (relative to the skills folder) -> SHA-256 of what peaks wrote. */

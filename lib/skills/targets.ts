@@ -4,6 +4,7 @@ import type { Ctx } from "../infra/command/ctx.ts";
 import { commandLine, projectArgs } from "../infra/shell.ts";
 import {
   AGENT_CHOICES,
+  AGENTS,
   type AgentChoice,
   type AgentId,
   type InstallRoot,
@@ -16,9 +17,9 @@ import {
 export const SCOPE_CHOICES = ["project", "user", "all"] as const;
 export type ScopeChoice = (typeof SCOPE_CHOICES)[number];
 
-export const AGENT_HELP =
-  "Which agent's skills folder: claude-code (.claude/skills), codex, cursor, gemini, opencode " +
-  "(all four share .agents/skills), trae (.trae/skills), or all.";
+export const AGENT_HELP = `Which agent's skills folder: ${
+  AGENTS.map((a) => `${a.id} (${a.project.join("/")})`).join(", ")
+}, or all.`;
 
 export const writeFlags = {
   agent: flag.enum(AGENT_CHOICES, AGENT_HELP, { default: "claude-code" }),

@@ -20,7 +20,7 @@ export default defineCommand({
     "Removes the skills peaks installed: only files whose content still matches the manifest. Files you " +
     "edited are kept and reported (--force deletes them too), skill folders peaks did not install are never " +
     "touched, folders peaks created are removed once empty, and the manifest goes when nothing of peaks' " +
-    "remains. In the shared .agents/skills folder, uninstalling one agent keeps the files while another " +
+    "remains. In a folder several agents share, uninstalling one agent keeps the files while another " +
     "agent is still recorded there.",
   flags: {
     ...writeFlags,

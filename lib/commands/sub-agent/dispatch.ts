@@ -1,7 +1,7 @@
 import { type CommandResult, defineCommand, type Input } from "../../infra/command/spec.ts";
 import { flag } from "../../infra/command/flag.ts";
 import { readGitHead } from "../../infra/git.ts";
-import { detectIde, IDE_IDS } from "../../hosts/registry.ts";
+import { detectIde, HOSTS, IDE_IDS } from "../../hosts/registry.ts";
 import { isoTime, newUuid, optionalId } from "../../infra/ids.ts";
 import { guardFlagPath } from "../../workspace/project.ts";
 import { usageError, type Warning } from "../../infra/errors.ts";
@@ -37,7 +37,11 @@ const spec = defineCommand({
     "prohibition, commit/push-policy and shared-channel blocks. The prompt appears on stdout only inside " +
     "data.toolCall.args.prompt; with --brief pointer the tool call carries a short instruction to run " +
     "`peaks sub-agent brief` instead, and the envelope stays under 1 KB (no projectRoot, instructions or nextActions). Without --request-id the request id is `adhoc-<first 12 characters of the batch id>`. " +
-    "Hosts without an in-process sub-agent tool (codex, gemini, opencode, …) get IDE_NOT_SUPPORTED (exit 3). " +
+    `Each host gets its own tool (${
+      HOSTS.flatMap((h) => h.subAgent ? [`${h.id}: ${h.subAgent.tool}`] : []).join(", ")
+    }; unverified ones carry verified:false and the doc's address); hosts with none (${
+      HOSTS.filter((h) => !h.subAgent).map((h) => h.id).join(", ")
+    }) get IDE_NOT_SUPPORTED (exit 3). ` +
     "With --from-dag <file> it schedules a DAG instead (each node names its role): one call dispatches the next " +
     "ready level (or wave of --max-parallel nodes) into one batch and returns data.toolCalls[]; the next call " +
     "with the same --batch-id continues once those records are done (LEVEL_NOT_READY until then). " +
@@ -216,7 +220,7 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
   const replay = replayOf(flags, role, sessionId);
   const warnings: Warning[] = detected.source === "assumed" ? [IDE_ASSUMED] : [];
   // A detached run needs no in-process tool; it branches off once the record's inputs are known.
-  if (flags.mode !== "detached" && !detected.ide.inProcess) {
+  if (flags.mode !== "detached" && !detected.ide.subAgent) {
     const { ideNotSupported } = await import("../../dispatch/ide_not_supported.ts");
     throw await ideNotSupported(ctx, project, detected.ide, replay, prompt);
   }
@@ -347,9 +351,6 @@ function batchOverLimit(n: number): Warning | undefined {
   };
 }
 
-const SPAWN_AGENT_WAIT =
-  "spawn_agent answers at once with the agent's id: call wait_agent with targets [<that id>] to get its final message.";
-
 /**
  * What the orchestrator needs and nothing twice: the tool call to make, the record to finalize,
  * the line to show. The prompt appears once (inside the inline tool call) or not at all (pointer).
@@ -371,8 +372,8 @@ function dispatchData(inputs: RecordInputs, written: WrittenDispatch): Record<st
     artifactsPublicPaths: runtime.declaredArtifacts,
     headroomResult: budget.headroomCompressed ? budget.headroomResult : undefined,
     forcedAt: budget.forcedAt,
-    // spawn_agent (Codex) answers with an id at once; the final message needs one more call.
-    instructions: inputs.ide.inProcess?.input === "message" ? [SPAWN_AGENT_WAIT] : undefined,
+    // A host whose tool answers before the sub-agent ends (Codex) says what to call next.
+    instructions: inputs.ide.subAgent?.followUp ? [inputs.ide.subAgent.followUp] : undefined,
   });
 }
 

@@ -1,0 +1,44 @@
+/** Claude Code: the Agent tool (Task in 1.x), observed with @anthropic-ai/claude-code 2.1.328. */
+import type { HostDecl } from "./host.ts";
+
+export const host: HostDecl = {
+  id: "claude-code",
+  name: "Claude Code",
+  envVars: ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"],
+  projectDir: ".claude",
+  contextWindow: 200_000,
+  subAgent: {
+    tool: "Agent",
+    aliases: ["Task"],
+    promptKey: "prompt",
+    args: (call) => ({
+      subagent_type: "general-purpose",
+      description: call.description,
+      prompt: call.prompt,
+    }),
+    verified: true,
+    version: "2.1.328",
+    source: "@anthropic-ai/claude-code",
+    // A worktree per sub-agent made from HEAD (.claude/worktrees/agent-<id>), removed when
+    // unchanged; Claude Code refuses its sub-agents' writes under .git/, so peaks' own worktrees
+    // for them go under .claude/worktrees/ too.
+    isolation: { isolation: "worktree" },
+    worktreesInHostFolder: true,
+  },
+  skills: {
+    project: [".claude/skills"],
+    user: [".claude/skills"],
+    verified: true,
+    source: "@anthropic-ai/claude-code",
+  },
+  mcp: {
+    toolName: "mcp__<server>__<tool>",
+    add: "claude mcp add <server> -- <command>",
+    config: ".mcp.json / ~/.claude.json mcpServers",
+  },
+  statusLine: true,
+  hooks: [],
+  vendor: "claude",
+  packaging: "plugin",
+  permissions: { env: ["CLAUDECODE", "CLAUDE_CODE_*"], run: ["claude"] },
+};

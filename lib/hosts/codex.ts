@@ -1,0 +1,41 @@
+/** Codex: spawn_agent then wait_agent (namespace multi_agent_v1), observed with @openai/codex 0.169.0. */
+import type { HostDecl } from "./host.ts";
+
+export const host: HostDecl = {
+  id: "codex",
+  name: "Codex",
+  // CODEX_SANDBOX is set on macOS only; the other two are set on every platform.
+  envVars: ["CODEX_SANDBOX", "CODEX_MANAGED_BY_NPM", "CODEX_THREAD_ID"],
+  projectDir: ".codex",
+  contextWindow: 272_000,
+  subAgent: {
+    tool: "spawn_agent",
+    aliases: [],
+    promptKey: "message",
+    namespace: "multi_agent_v1",
+    // 0.169 starts the child without the parent's history unless fork_context is true.
+    args: (call) => ({ message: call.prompt }),
+    verified: true,
+    version: "0.169.0",
+    source: "@openai/codex",
+    followUp:
+      "spawn_agent answers at once with the agent's id: call wait_agent with targets [<that id>] to get its final message. " +
+      "wait_agent returns when the first of its targets finishes: call it again for the others.",
+  },
+  skills: {
+    project: [".agents/skills", ".codex/skills"],
+    user: [".agents/skills", ".codex/skills"],
+    verified: true,
+    source: "@openai/codex",
+  },
+  mcp: {
+    toolName: "mcp__<server> namespace, tool <tool>",
+    add: "codex mcp add <server> -- <command>",
+    config: "~/.codex/config.toml [mcp_servers.<server>]",
+  },
+  statusLine: false,
+  hooks: [],
+  vendor: "codex",
+  packaging: null,
+  permissions: { env: ["CODEX_*"], run: ["codex"] },
+};

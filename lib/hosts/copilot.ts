@@ -1,0 +1,43 @@
+/** Copilot CLI: the task tool, general-purpose agent, sync, observed with @github/copilot 1.0.102. */
+import type { HostDecl } from "./host.ts";
+
+export const host: HostDecl = {
+  id: "copilot",
+  name: "Copilot CLI",
+  envVars: ["COPILOT_CLI"],
+  // .github is in most repositories, so it marks nothing.
+  projectDir: null,
+  contextWindow: 200_000,
+  subAgent: {
+    tool: "task",
+    aliases: [],
+    promptKey: "prompt",
+    // name is required; mode "sync" returns the sub-agent's final text inline.
+    args: (call) => ({
+      description: call.description,
+      prompt: call.prompt,
+      agent_type: "general-purpose",
+      name: call.name,
+      mode: "sync",
+    }),
+    verified: true,
+    version: "1.0.102",
+    source: "@github/copilot",
+  },
+  skills: {
+    project: [".agents/skills", ".claude/skills", ".github/skills"],
+    user: [".agents/skills", ".copilot/skills"],
+    verified: true,
+    source: "@github/copilot",
+  },
+  mcp: {
+    toolName: "<server>-<tool>",
+    add: "copilot mcp add <server> -- <command>",
+    config: ".mcp.json (trusted folders) / ~/.copilot/mcp-config.json mcpServers",
+  },
+  statusLine: false,
+  hooks: [],
+  vendor: "copilot",
+  packaging: null,
+  permissions: { env: ["COPILOT_CLI"], run: ["copilot"] },
+};

@@ -1,0 +1,41 @@
+/** Gemini CLI: invoke_agent with the generalist agent, observed with @google/gemini-cli 0.61.0. */
+import type { HostDecl } from "./host.ts";
+
+export const host: HostDecl = {
+  id: "gemini",
+  name: "Gemini CLI",
+  envVars: ["GEMINI_CLI"],
+  projectDir: ".gemini",
+  contextWindow: 1_000_000,
+  subAgent: {
+    tool: "invoke_agent",
+    aliases: [],
+    promptKey: "prompt",
+    // No parent transcript; the generalist stops after 20 turns / 10 minutes unless
+    // agents.overrides.generalist.runConfig is raised in settings.json.
+    args: (call) => ({ agent_name: "generalist", prompt: call.prompt }),
+    verified: true,
+    version: "0.61.0",
+    source: "@google/gemini-cli",
+    // A sub-agent that ends with plain text loses it: complete_task is the only way to finish.
+    finish:
+      'Finish by calling the complete_task tool with {"result":{"response":"<the JSON above, as a string>"}}; ' +
+      "a plain final message is lost.",
+  },
+  skills: {
+    project: [".agents/skills", ".gemini/skills"],
+    user: [".agents/skills", ".gemini/skills"],
+    verified: true,
+    source: "@google/gemini-cli",
+  },
+  mcp: {
+    toolName: "mcp_<server>_<tool>",
+    add: "gemini mcp add -s user <server> <command>",
+    config: ".gemini/settings.json (trusted folders only) / ~/.gemini/settings.json mcpServers",
+  },
+  statusLine: false,
+  hooks: [],
+  vendor: "gemini",
+  packaging: null,
+  permissions: { env: ["GEMINI_CLI"], run: ["gemini"] },
+};
