@@ -9,7 +9,6 @@ import { commandLine, projectArgs } from "../infra/shell.ts";
 
 export const EXPECTED_COMPLETION_SECONDS = 45;
 
-
 export interface BuiltToolCall {
   toolCall: ToolCall;
   aliases: string[];

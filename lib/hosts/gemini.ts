@@ -19,8 +19,8 @@ export const host: HostDecl = {
     source: "@google/gemini-cli",
     // A sub-agent that ends with plain text loses it: complete_task is the only way to finish.
     finish:
-      'Finish by calling the complete_task tool with {"result":{"response":"<the JSON above, as a string>"}}; ' +
-      "a plain final message is lost.",
+      'Instead of a plain final message, call the complete_task tool with {"result":{"response":"<that JSON, as a string>"}}; ' +
+      "in Gemini CLI a plain final message is lost.",
   },
   skills: {
     project: [".agents/skills", ".gemini/skills"],

@@ -11,12 +11,13 @@ import { join } from "../infra/std.ts";
 import { resolveProject } from "../workspace/project.ts";
 import { skillHosts } from "../hosts/registry.ts";
 
-export const AGENTS: readonly AgentEntry[] = skillHosts().map((h) => ({
-  id: h.id,
-  name: h.name,
-  project: h.skills!.project[0].split("/"),
-  user: h.skills!.user[0].split("/"),
-}));
+export const AGENTS: readonly AgentEntry[] = skillHosts().sort((a, b) => a.id.localeCompare(b.id))
+  .map((h) => ({
+    id: h.id,
+    name: h.name,
+    project: h.skills!.project[0].split("/"),
+    user: h.skills!.user[0].split("/"),
+  }));
 
 export const AGENT_IDS = AGENTS.map((a) => a.id) as [AgentId, ...AgentId[]];
 export type AgentId = string;

@@ -4,9 +4,9 @@ import type { Ctx } from "../infra/command/ctx.ts";
 import { commandLine, projectArgs } from "../infra/shell.ts";
 import {
   AGENT_CHOICES,
-  AGENTS,
   type AgentChoice,
   type AgentId,
+  AGENTS,
   type InstallRoot,
   installRoots,
   type Scope,

@@ -92,7 +92,27 @@ Deno.test("the MCP self-check is added for rd/qa/ui/txt roles outside claude-cod
   const prompt = composePrompt(args({ ide: "trae" }), RECORD, "x");
   assert(prompt.includes("## MCP tool check (IDE: trae)"));
   assert(prompt.includes('"mcp-missing:<server>"'));
-  assert(prompt.includes("claude mcp add <server> -- <command>"));
+  assert(!prompt.includes("claude mcp add"));
+});
+
+Deno.test("the MCP self-check names each host's own tool prefix and install command", () => {
+  const cases: [string, string, string][] = [
+    ["gemini", "`mcp_<server>_<tool>`", "gemini mcp add -s user <server> <command>"],
+    ["qwen", "`mcp__<server>__<tool>", "qwen mcp add -s user <server> <command>"],
+    ["copilot", "`<server>-<tool>`", "copilot mcp add <server> -- <command>"],
+    ["opencode", "`<server>_<tool>`", "opencode mcp add <server> -- <command>"],
+    ["codex", "`mcp__<server> namespace", "codex mcp add <server> -- <command>"],
+  ];
+  for (const [ide, prefix, add] of cases) {
+    const prompt = composePrompt(args({ ide }), RECORD, "x");
+    assert(prompt.includes(prefix), `${ide}: ${prefix}`);
+    assert(prompt.includes(add), `${ide}: ${add}`);
+  }
+});
+
+Deno.test("a Gemini CLI sub-agent is told to finish with complete_task; others are not", () => {
+  assert(composePrompt(args({ ide: "gemini" }), RECORD, "x").includes("complete_task"));
+  assert(!composePrompt(args({ ide: "opencode" }), RECORD, "x").includes("complete_task"));
 });
 
 Deno.test("legacy projects point at the existing-system notes; generated rids say so", () => {

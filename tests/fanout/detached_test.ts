@@ -96,7 +96,7 @@ Deno.test("a host without a sub-agent tool gets the detached DAG call as its nex
   await using dir = await tempDir();
   await initWorkspace(dir.path);
   const bin = await fakeVendors(dir.path, { gemini: "ok" });
-  const env = { ...detachedEnv(bin), GEMINI_CLI: "1" };
+  const env = { ...detachedEnv(bin), TRAE_AI: "1" };
   delete (env as Record<string, string>).CLAUDECODE;
   await writeText(join(dir.path, "dag.json"), JSON.stringify(DAG));
   const refused = await runPeaks(["sub-agent", "dispatch", "--from-dag", "dag.json", "--json"], {

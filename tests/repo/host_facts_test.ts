@@ -4,7 +4,7 @@
  * set plus what the host files declare.
  */
 import { assert, assertEquals } from "@std/assert";
-import { HOSTS, hostPermissions } from "../../lib/hosts/registry.ts";
+import { hostPermissions, HOSTS } from "../../lib/hosts/registry.ts";
 import { VENDORS } from "../../lib/hosts/vendors.ts";
 import { REPO } from "../support/cli.ts";
 
@@ -76,7 +76,9 @@ Deno.test("every host's detection variable is granted (directly or by a prefix p
   const granted = peaksPermissions().env;
   for (const host of HOSTS) {
     for (const name of host.envVars) {
-      const ok = granted.some((g) => g.endsWith("*") ? name.startsWith(g.slice(0, -1)) : g === name);
+      const ok = granted.some((g) =>
+        g.endsWith("*") ? name.startsWith(g.slice(0, -1)) : g === name
+      );
       assert(ok, `${host.id}: ${name} is read for detection but not granted in deno.json`);
     }
   }

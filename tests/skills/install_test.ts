@@ -201,6 +201,9 @@ Deno.test("--dry-run reports the plan and creates nothing, not even folders", as
     "would-install",
     "would-install",
     "would-install",
+    "would-install",
+    "would-install",
+    "would-install",
   ]);
   assertEquals(await snapshot(f.project), {});
 });
@@ -233,9 +236,12 @@ Deno.test("user scope installs under HOME; without HOME it is HOME_NOT_SET", asy
   assertEquals(result.json.data.targets.map((t: { dir: string }) => t.dir), [
     "~/.claude/skills",
     "~/.agents/skills",
+    "~/.cursor/skills",
+    "~/.lingma/skills",
+    "~/.qoder/skills",
     "~/.trae/skills",
   ]);
-  for (const rel of [".claude", ".agents", ".trae"]) {
+  for (const rel of [".claude", ".agents", ".cursor", ".lingma", ".qoder", ".trae"]) {
     assert(await exists(join(f.home, rel, "skills", "peaks-code", "SKILL.md")), rel);
   }
   assertEquals(await snapshot(f.project), {});

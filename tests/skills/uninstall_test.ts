@@ -79,6 +79,9 @@ Deno.test("uninstall with nothing installed, and --dry-run, change nothing", asy
     "not-installed",
     "not-installed",
     "not-installed",
+    "not-installed",
+    "not-installed",
+    "not-installed",
   ]);
   await run(["skills", "install"]);
   const before = await snapshot(project);

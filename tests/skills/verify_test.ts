@@ -32,6 +32,9 @@ Deno.test("verify passes when every installed copy matches the source and the ma
     [
       "project .claude/skills",
       "project .agents/skills",
+      "project .cursor/skills",
+      "project .lingma/skills",
+      "project .qoder/skills",
       "project .trae/skills",
       "user ~/.claude/skills",
     ],
@@ -119,9 +122,13 @@ Deno.test("list shows states per agent and scope, and folders that are not peaks
   assertEquals(byAgent, {
     "claude-code": "peaks-code:ok peaks-rd:ok",
     codex: "peaks-code:ok peaks-rd:ok",
+    copilot: "peaks-code:ok peaks-rd:ok",
     cursor: "peaks-code:ok peaks-rd:ok",
     gemini: "peaks-code:ok peaks-rd:ok",
+    lingma: "peaks-code:ok peaks-rd:ok",
     opencode: "peaks-code:ok peaks-rd:ok",
+    qoder: "peaks-code:ok peaks-rd:ok",
+    qwen: "peaks-code:ok peaks-rd:ok",
     trae: "peaks-code:ok peaks-rd:modified",
   });
   assertEquals(result.json.data.targets[1].foreign, ["mine"]);

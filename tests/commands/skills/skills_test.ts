@@ -41,7 +41,7 @@ Deno.test("acceptance: install for every agent, rerun, edit, reinstall, uninstal
 
   const first = await peaks(s, ["skills", "install", "--agent", "all", "--scope", "project"]);
   assertEquals(first.code, 0, first.stderr);
-  for (const folder of [".claude", ".agents", ".trae"]) {
+  for (const folder of [".claude", ".agents", ".cursor", ".lingma", ".qoder", ".trae"]) {
     assertEquals(
       await Deno.readTextFile(join(s.project, folder, "skills", "peaks-code", "SKILL.md")),
       skillMd("peaks-code"),
@@ -53,9 +53,13 @@ Deno.test("acceptance: install for every agent, rerun, edit, reinstall, uninstal
   assertEquals(byAgent, {
     "claude-code": ".claude/skills",
     codex: ".agents/skills",
-    cursor: ".agents/skills",
+    copilot: ".agents/skills",
+    cursor: ".cursor/skills",
     gemini: ".agents/skills",
+    lingma: ".lingma/skills",
     opencode: ".agents/skills",
+    qoder: ".qoder/skills",
+    qwen: ".agents/skills",
     trae: ".trae/skills",
   });
   assertEquals(first.json.data.source.kind, "env");
@@ -137,7 +141,14 @@ Deno.test("concurrent installs and uninstalls never corrupt a skills folder", as
       created[target.dir] = (created[target.dir] ?? 0) + (target.counts.create ?? 0);
     }
   }
-  assertEquals(created, { ".claude/skills": 3, ".agents/skills": 3, ".trae/skills": 3 });
+  assertEquals(created, {
+    ".claude/skills": 3,
+    ".agents/skills": 3,
+    ".cursor/skills": 3,
+    ".lingma/skills": 3,
+    ".qoder/skills": 3,
+    ".trae/skills": 3,
+  });
   assertEquals((await peaks(s, ["skills", "verify"])).code, 0);
 
   const mixed = await pool(
@@ -150,7 +161,7 @@ Deno.test("concurrent installs and uninstalls never corrupt a skills folder", as
   assertEquals(final.code, 0);
   assertEquals((await peaks(s, ["skills", "verify"])).code, 0);
   const files = Object.keys(await snapshot(s.project)).filter((p) => !p.endsWith("/"));
-  assertEquals(files.length, 12, files.join("\n"));
+  assertEquals(files.length, 24, files.join("\n"));
   assert(!files.some((p) => p.includes(".lock") || p.endsWith(".tmp")), files.join("\n"));
   assert(await exists(join(s.project, ".trae", "skills", ".peaks-skills-manifest.json")));
 });
@@ -159,7 +170,10 @@ Deno.test("skills --help documents the flags, defaults and examples", async () =
   await using dir = await tempDir();
   const help = await runPeaks(["skills", "install", "--help"], { cwd: dir.path });
   assertEquals(help.code, 0);
-  assertMatch(help.stdout, /--agent <claude-code\|codex\|cursor\|gemini\|opencode\|trae\|all>/);
+  assertMatch(
+    help.stdout,
+    /--agent <claude-code\|codex\|copilot\|cursor\|gemini\|lingma\|opencode\|qoder\|qwen\|trae\|all>/,
+  );
   assertMatch(help.stdout, /default: claude-code/);
   assertMatch(help.stdout, /--force/);
   assertMatch(help.stdout, /Examples:\n {2}peaks skills install --json/);

@@ -20,21 +20,96 @@ Deno.test("IDE detection: env names the IDE, none means claude-code with IDE_ASS
   assertEquals(await ideOf(assumed), "claude-code");
   assertEquals(assumed.json.warnings.map((w: { code: string }) => w.code), ["IDE_ASSUMED"]);
 
-  const trae = await runPeaks(
+  // Trae sets TRAE_AI; no sub-agent tool is known for it, so it gets IDE_NOT_SUPPORTED.
+  const trae = await runPeaks(["sub-agent", "dispatch", "qa", "--prompt", "x", "--json"], {
+    cwd: dir.path,
+    env: { TRAE_AI: "1" },
+  });
+  assertEquals([trae.code, trae.json.code, trae.json.data.ide], [3, "IDE_NOT_SUPPORTED", "trae"]);
+
+  const qwen = await runPeaks(
     ["sub-agent", "dispatch", "qa", "--prompt", "x", "--brief", "inline", "--json"],
-    { cwd: dir.path, env: { TRAE_AI_SHELL_ID: "7" } },
+    { cwd: dir.path, env: { QWEN_CODE: "1" } },
   );
-  assertEquals(await ideOf(trae), "trae");
-  assertEquals(trae.json.data.toolCall.verified, false);
-  assert(!("toolCallAliases" in trae.json.data));
-  assert(trae.json.data.toolCall.args.prompt.includes("## MCP tool check (IDE: trae)"));
+  assertEquals(await ideOf(qwen), "qwen");
+  assertEquals(qwen.json.data.toolCall.name, "agent");
+  assert(!("toolCallAliases" in qwen.json.data));
+  assert(qwen.json.data.toolCall.args.prompt.includes("## MCP tool check (IDE: qwen)"));
 
   await Deno.mkdir(join(dir.path, ".cursor"));
   const cursor = await runPeaks(["sub-agent", "dispatch", "qa", "--prompt", "x", "--json"], {
     cwd: dir.path,
   });
-  assertEquals(await ideOf(cursor), "cursor");
-  assertEquals(cursor.json.warnings, []);
+  assertEquals([cursor.code, cursor.json.data.ide], [3, "cursor"]);
+});
+
+/** The tool call each host gets, without its prompt. */
+const OWN_TOOLS: Record<string, [string, Record<string, unknown>, boolean]> = {
+  "claude-code": [
+    "Agent",
+    { subagent_type: "general-purpose", description: "rd for rid=r1" },
+    true,
+  ],
+  codex: ["spawn_agent", {}, true],
+  gemini: ["invoke_agent", { agent_name: "generalist" }, true],
+  opencode: ["task", { description: "rd for rid=r1", subagent_type: "general" }, true],
+  copilot: [
+    "task",
+    { description: "rd for rid=r1", agent_type: "general-purpose", name: "rd", mode: "sync" },
+    true,
+  ],
+  qwen: [
+    "agent",
+    { description: "rd for rid=r1", subagent_type: "general-purpose", run_in_background: false },
+    true,
+  ],
+  hermes: ["delegate_task", { context: "rd for rid=r1" }, false],
+  openclaw: ["sessions_spawn", { label: "rd" }, false],
+};
+
+Deno.test("each host gets its own sub-agent tool; none but Claude Code gets Agent or Task", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  for (const [ide, [name, args, verified]] of Object.entries(OWN_TOOLS)) {
+    const result = await runPeaks(
+      [
+        "sub-agent",
+        "dispatch",
+        "rd",
+        "--ide",
+        ide,
+        "--request-id",
+        "r1",
+        "--prompt",
+        "x",
+        "--json",
+      ],
+      { cwd: dir.path },
+    );
+    assertEquals(result.code, 0, `${ide}: ${result.stdout}`);
+    const call = result.json.data.toolCall;
+    assertEquals(call.name, name, ide);
+    const { prompt: _p, message: _m, goal: _g, task: _t, ...rest } = call.args;
+    assertEquals(rest, args, ide);
+    assertMatch(String(_p ?? _m ?? _g ?? _t), /peaks sub-agent brief --record/);
+    assertEquals(call.verified === undefined, verified, ide);
+    if (!verified) assertMatch(call.source, /^https:\/\//);
+  }
+  for (const ide of ["cursor", "trae", "qoder", "lingma", "zcode"]) {
+    const result = await runPeaks([
+      "sub-agent",
+      "dispatch",
+      "rd",
+      "--ide",
+      ide,
+      "--prompt",
+      "x",
+      "--json",
+    ], {
+      cwd: dir.path,
+    });
+    assertEquals([result.code, result.json.code], [3, "IDE_NOT_SUPPORTED"], ide);
+  }
 });
 
 async function fakeVendor(dir: string, name: string): Promise<string> {
@@ -55,7 +130,7 @@ Deno.test("IDE_NOT_SUPPORTED: exit 3, a detached replay with the installed vendo
       "dispatch",
       "rd",
       "--ide",
-      "gemini",
+      "cursor",
       "--request-id",
       "001-login",
       "--prompt",
@@ -102,10 +177,10 @@ Deno.test("IDE_NOT_SUPPORTED without an installed vendor: no replay, inline advi
   await initWorkspace(dir.path);
   const result = await runPeaks(["sub-agent", "dispatch", "rd", "--prompt", "x", "--json"], {
     cwd: dir.path,
-    env: { GEMINI_CLI: "1", PATH: join(dir.path, "empty-bin") },
+    env: { TRAE_AI: "1", PATH: join(dir.path, "empty-bin") },
   });
   assertEquals(result.code, 3);
-  assertEquals(result.json.data.ide, "gemini");
+  assertEquals(result.json.data.ide, "trae");
   assertEquals(result.json.nextActions, []);
   assertEquals(result.json.data.installedVendors, []);
 });
