@@ -25,7 +25,7 @@ export interface OrchestratorCase {
 }
 
 /** A tool result as text: Gemini CLI wraps it in {"output": …}; some hosts prefix "Output:". */
-function unwrap(result: string): string {
+export function unwrap(result: string): string {
   try {
     const value = JSON.parse(result);
     if (typeof value?.output === "string") return value.output;
@@ -37,7 +37,7 @@ function unwrap(result: string): string {
 
 /** The first line of a tool result that holds a JSON object (peaks prints one with --json). */
 // deno-lint-ignore no-explicit-any
-function envelopeOf(result: string): any {
+export function envelopeOf(result: string): any {
   for (const line of unwrap(result).split("\n")) {
     const at = line.indexOf("{");
     if (at < 0) continue;
@@ -51,7 +51,7 @@ function envelopeOf(result: string): any {
 }
 
 /** The sub-agent's return JSON inside what the host's tool answered (escaped once by Gemini CLI). */
-function returnedJson(result: string): string {
+export function returnedJson(result: string): string {
   let body = unwrap(result);
   const at = body.indexOf("Result:");
   if (at >= 0) body = String(JSON.parse(body.slice(at + "Result:".length)).response);
@@ -87,35 +87,7 @@ export async function orchestratorScenario(c: OrchestratorCase): Promise<void> {
         return text("The plan is done.");
     }
   };
-  const subAgent = (view: View): Turn => {
-    const pointer = view.userText.match(/Run `(peaks sub-agent brief --record \S+)` and follow it/);
-    if (view.turn === 0) return tools(c.host.shell(pointer![1]));
-    const brief = unwrap(view.toolResults[0]).replace(/^Output: /m, "");
-    const facts = briefFacts(brief);
-    const beat = `peaks sub-agent heartbeat --record ${facts.record} --json`;
-    if (view.turn === 1) {
-      return tools(c.host.shell(`${beat} --status running --progress 40 --note ${c.ide}-sub-beat`));
-    }
-    if (view.turn === 2) {
-      return tools(
-        c.host.shell(`${beat} --status done --progress 100 --stage finalizing --note completed`),
-      );
-    }
-    const json = JSON.stringify({
-      role: facts.role,
-      rid: facts.rid,
-      status: "ok",
-      artefacts: [],
-      warnings: [],
-      blockedReason: null,
-      reason: null,
-      diffSummary: "no code changed",
-    });
-    // The brief names the host's own way to end, when it has one.
-    return brief.includes("complete_task")
-      ? tools({ name: "complete_task", input: { result: { response: json } } })
-      : text(`Plan written.\n${json}`);
-  };
+  const subAgent = pointerSubAgent(c.host, `${c.ide}-sub-beat`);
   await using w = await world(c.host, (view: View) => {
     if (view.tools.length === 0) return sideAnswer(view);
     return view.userText.includes(ask) ? orchestrator(view) : subAgent(view);
@@ -147,4 +119,40 @@ export async function orchestratorScenario(c: OrchestratorCase): Promise<void> {
   const last = calls.filter((call) => call.view!.userText.includes(ask)).at(-1)!;
   const finalize = envelopeOf(last.view!.toolResults.at(-1)!);
   assertEquals([finalize.ok, finalize.warnings], [true, []]);
+}
+
+/**
+ * The scripted sub-agent of a pointer brief: reads the brief, beats twice, returns its JSON (with
+ * complete_task where the brief says so).
+ */
+export function pointerSubAgent(host: HostAdapter, note: string): (view: View) => Turn {
+  return (view) => {
+    const pointer = view.userText.match(/Run `(peaks sub-agent brief --record \S+)` and follow it/);
+    if (view.turn === 0) return tools(host.shell(pointer![1]));
+    const brief = unwrap(view.toolResults[0]).replace(/^Output: /m, "");
+    const facts = briefFacts(brief);
+    const beat = `peaks sub-agent heartbeat --record ${facts.record} --json`;
+    if (view.turn === 1) {
+      return tools(host.shell(`${beat} --status running --progress 40 --note ${note}`));
+    }
+    if (view.turn === 2) {
+      return tools(
+        host.shell(`${beat} --status done --progress 100 --stage finalizing --note completed`),
+      );
+    }
+    const json = JSON.stringify({
+      role: facts.role,
+      rid: facts.rid,
+      status: "ok",
+      artefacts: [],
+      warnings: [],
+      blockedReason: null,
+      reason: null,
+      diffSummary: "no code changed",
+    });
+    // The brief names the host's own way to end, when it has one.
+    return brief.includes("complete_task")
+      ? tools({ name: "complete_task", input: { result: { response: json } } })
+      : text(`Plan written.\n${json}`);
+  };
 }
