@@ -58,7 +58,7 @@ const CASES: Case[] = [
   },
   {
     host: "qwen",
-    agent: "codex",
+    agent: "qwen",
     folder: ".agents/skills",
     argv: ["--auth-type", "openai", "--output-format", "json"],
     stdin: true,
@@ -66,7 +66,7 @@ const CASES: Case[] = [
   },
   {
     host: "copilot",
-    agent: "codex",
+    agent: "copilot",
     folder: ".agents/skills",
     argv: ["--output-format", "json"],
     stdin: true,
