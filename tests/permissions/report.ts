@@ -66,6 +66,8 @@ export const REASONS: Record<string, string> = {
   "env:CODEX_*": "IDE detection: Codex sets CODEX_* variables (tests exercise it in-process).",
   "env:GEMINI_CLI": "IDE detection: Gemini CLI sets GEMINI_CLI.",
   "env:OPENCODE": "IDE detection: OpenCode sets OPENCODE.",
+  "env:COPILOT_CLI": "IDE detection: Copilot CLI sets COPILOT_CLI (lib/hosts/copilot.ts).",
+  "env:QWEN_CODE": "IDE detection: Qwen Code sets QWEN_CODE (lib/hosts/qwen.ts).",
 };
 
 interface Roots {

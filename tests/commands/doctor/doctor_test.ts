@@ -42,7 +42,14 @@ Deno.test("doctor on a healthy project: no findings, exit 0, every check ok, not
   assertEquals(facts.skills.source, { kind: "env", path: p.env.PEAKS_SKILLS_DIR });
   assertEquals(
     facts.skills.installed.map((i: { dir: string }) => i.dir),
-    [".claude/skills", ".agents/skills", ".trae/skills"],
+    [
+      ".claude/skills",
+      ".agents/skills",
+      ".cursor/skills",
+      ".lingma/skills",
+      ".qoder/skills",
+      ".trae/skills",
+    ],
   );
   // Asked of the runtime: the binary's scoped set, nothing unscoped.
   const permissions = facts.runtime.permissions;
