@@ -62,8 +62,11 @@ Deno.test("bash: simulated TAB presses complete commands, flags and allowed valu
     ["peaks skills ", "install uninstall list verify"],
     ["peaks skills ins", "install"],
     ["peaks skills install --ag", "--agent"],
-    ["peaks skills install --agent ", "claude-code codex cursor gemini opencode trae all"],
-    ["peaks skills install --agent co", "codex"],
+    [
+      "peaks skills install --agent ",
+      "claude-code codex copilot cursor gemini lingma opencode qoder qwen trae all",
+    ],
+    ["peaks skills install --agent cod", "codex"],
     ["peaks --json skills list --scope ", "project user all"],
     ["peaks skills install --agent=tr", "trae"],
     ["peaks skill presence:s", "set"],
@@ -131,7 +134,7 @@ Deno.test({
     assertEquals(result.stdout.split("\n"), [
       "registered:_peaks",
       "install uninstall list verify ",
-      "claude-code codex cursor gemini opencode trae all ",
+      "claude-code codex copilot cursor gemini lingma opencode qoder qwen trae all ",
       "presence presence:set ",
       "@path",
       "",
@@ -162,7 +165,7 @@ Deno.test({
     assertEquals(result.stderr, "");
     assertEquals(result.stdout.split("\n").slice(0, -1), [
       "install list uninstall verify",
-      "all claude-code codex cursor gemini opencode trae",
+      "all claude-code codex copilot cursor gemini lingma opencode qoder qwen trae",
       "presence:set",
       "powershell",
     ]);
@@ -189,7 +192,7 @@ Deno.test("powershell: the script is well formed and carries the whole command t
   for (const command of model.commands) assert(text.includes(`'${command.name}'`), command.name);
   assert(
     text.includes(
-      "'skills install|--agent' = @('claude-code', 'codex', 'cursor', 'gemini', 'opencode', 'trae', 'all')",
+      "'skills install|--agent' = @('claude-code', 'codex', 'copilot', 'cursor', 'gemini', 'lingma', 'opencode', 'qoder', 'qwen', 'trae', 'all')",
     ),
   );
 });

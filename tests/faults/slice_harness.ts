@@ -48,13 +48,13 @@ export class SliceWorld {
   readonly results: SliceResult[] = [];
 
   /**
-   * `ide` picks the worktrees' root: cursor's under `.git/peaks-worktrees`, Claude Code's
+   * `ide` picks the worktrees' root: OpenCode's under `.git/peaks-worktrees`, Claude Code's
    * in-process sub-agents' under the project's `.claude/worktrees` (inside the main tree).
    */
   constructor(
     readonly root: string,
     readonly rng: Rng,
-    readonly ide: "cursor" | "claude-code" = "cursor",
+    readonly ide: "opencode" | "claude-code" = "opencode",
   ) {}
 
   async start(): Promise<void> {
@@ -219,7 +219,7 @@ export class SliceWorld {
     const slices = [...state.records.entries()].filter(([, r]) => r.worktree);
     const live = new Map<string, DispatchRecord>();
     const real = await Deno.realPath(this.root);
-    const root = this.ide === "cursor"
+    const root = this.ide === "opencode"
       ? join(real, ".git", "peaks-worktrees")
       : join(real, ".claude", "worktrees", "peaks-");
     for (const [rel, record] of slices) {

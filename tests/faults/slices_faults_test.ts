@@ -16,7 +16,7 @@ const TARGET = countFromEnv("PEAKS_SLICE_FAULTS_INJECTIONS", LONG ? 200 : 12);
 const SEED = seedFromEnv("PEAKS_FAULTS_SEED", LONG ? undefined : 20261201);
 
 /** Kills until TARGET of them, each followed by the repair and the check; no violation allowed. */
-async function killAndRepair(ide: "cursor" | "claude-code"): Promise<void> {
+async function killAndRepair(ide: "opencode" | "claude-code"): Promise<void> {
   await using dir = await tempDir("peaks-slice-faults-");
   const world = new SliceWorld(dir.path, rng(SEED), ide);
   await world.start();
@@ -53,7 +53,7 @@ async function killAndRepair(ide: "cursor" | "claude-code"): Promise<void> {
 }
 
 Deno.test(`slice worktrees under .git: ${TARGET} kills during create, merge and remove, each repaired by cleanup (seed ${SEED})`, () =>
-  killAndRepair("cursor"));
+  killAndRepair("opencode"));
 
 Deno.test(`slice worktrees under the project's .claude/worktrees (Claude Code): ${TARGET} kills, each repaired by cleanup (seed ${SEED})`, () =>
   killAndRepair("claude-code"));
@@ -83,7 +83,7 @@ Deno.test("the slice check sees what a creation killed inside git leaves (a lock
     "--request-id",
     "round1",
     "--ide",
-    "cursor",
+    "opencode",
   ]);
   assertEquals(sent.code, 0, JSON.stringify(sent.json));
   const record = `${dir.path}/${recordPathOf(dir.path, sent.json.data.slices[0].record)}`;

@@ -350,7 +350,7 @@ Deno.test("Claude Code with uncommitted changes, and a host without worktree iso
     "--batch-id",
     "cursor-run",
     "--ide",
-    "cursor",
+    "opencode",
   ]);
   assertEquals(cursor.code, 0, cursor.stdout);
   assertEquals(cursor.json.data.slices.map((s: { kind: string }) => s.kind), ["peaks", "peaks"]);
@@ -370,7 +370,7 @@ Deno.test("Claude Code with uncommitted changes, and a host without worktree iso
 for (
   const host of [
     { name: "Claude Code", env: { CLAUDECODE: "1" }, args: [], root: ".claude/worktrees/peaks-" },
-    { name: "cursor", env: {}, args: ["--ide", "cursor"], root: ".git/peaks-worktrees/" },
+    { name: "opencode", env: {}, args: ["--ide", "opencode"], root: ".git/peaks-worktrees/" },
   ] as Array<{ name: string; env: Record<string, string>; args: string[]; root: string }>
 ) {
   Deno.test(`${host.name}, main tree with uncommitted changes: the slice's worktree under ${host.root}…, merged at finalize, orphans there found by cleanup`, async () => {
