@@ -3,11 +3,13 @@
  * project's releases address filled in, so `curl … | sh` and `irm … | iex`
  * download from where the archives are published.
  *
- *   deno run -A release/installers.ts --releases-url https://github.com/<owner>/<repo>/releases [--out dist]
+ *   deno run -A release/installers.ts [--releases-url <url>] [--out dist]
+ *
+ * Without --releases-url the address is deno.json's "repository" + "/releases".
  */
 import { join, parseArgs, resolve } from "../lib/infra/std.ts";
 import { ReleaseError, runMain } from "./errors.ts";
-import { REPO_ROOT } from "./package.ts";
+import { projectRepository, REPO_ROOT } from "./package.ts";
 
 /** The line each installer carries for the default address, and its filled-in form. */
 const PLACEHOLDERS: Record<string, [string, (url: string) => string]> = {
@@ -43,7 +45,7 @@ export async function writeInstallers(outDir: string, releasesUrl: string): Prom
   return written;
 }
 
-const USAGE = "Usage: deno run -A release/installers.ts --releases-url <url> [--out dist]";
+const USAGE = "Usage: deno run -A release/installers.ts [--releases-url <url>] [--out dist]";
 
 async function main(args: string[]): Promise<void> {
   const flags = parseArgs(args, {
@@ -54,8 +56,8 @@ async function main(args: string[]): Promise<void> {
     },
   });
   if (flags.help) return void console.log(USAGE);
-  const url = flags["releases-url"] as string | undefined;
-  if (!url) throw new ReleaseError(`--releases-url is required\n${USAGE}`, 2);
+  const url = (flags["releases-url"] as string | undefined) ??
+    `${await projectRepository()}/releases`;
   const outDir = resolve((flags.out as string | undefined) ?? join(REPO_ROOT, "dist"));
   for (const path of await writeInstallers(outDir, url)) console.log(`wrote ${path}`);
 }

@@ -29,6 +29,24 @@ const SKIPPED = new Set([".gitkeep", ".DS_Store"]);
 
 export const REPO_ROOT = resolve(fromFileUrl(new URL("../", import.meta.url)));
 
+/**
+ * The project's repository address, deno.json's "repository": the one place it is written. Its
+ * releases page (`<repository>/releases`) is where the installers download from; the README, the
+ * plugin manifest and the peaks-code skill quote it, and tests/repo/repository_url_test.ts holds
+ * them to it.
+ */
+export async function projectRepository(root = REPO_ROOT): Promise<string> {
+  const config = JSON.parse(await Deno.readTextFile(join(root, "deno.json")));
+  const url = config.repository;
+  if (
+    typeof url !== "string" ||
+    !/^https:\/\/[A-Za-z0-9.-]+\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(url)
+  ) {
+    throw new ReleaseError(`deno.json has no usable "repository" (found ${JSON.stringify(url)}).`);
+  }
+  return url;
+}
+
 /** The version in deno.json: archive names and the binary's `--version` both use it. */
 export async function projectVersion(root = REPO_ROOT): Promise<string> {
   const config = JSON.parse(await Deno.readTextFile(join(root, "deno.json")));

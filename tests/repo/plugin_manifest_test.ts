@@ -20,7 +20,18 @@ function skillFolders(dir: string): string[] {
 Deno.test("plugin.json names the plugin, carries deno.json's version and points at skills/", async () => {
   assertEquals(
     Object.keys(plugin).sort(),
-    ["author", "description", "icon", "keywords", "license", "name", "skills", "version"],
+    [
+      "author",
+      "description",
+      "homepage",
+      "icon",
+      "keywords",
+      "license",
+      "name",
+      "repository",
+      "skills",
+      "version",
+    ],
   );
   assertMatch(plugin.name, KEBAB);
   assertEquals(plugin.version, await projectVersion());
