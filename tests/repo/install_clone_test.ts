@@ -6,7 +6,12 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes, assertThrows } from "@std/assert";
 import { dirname, join } from "../../lib/infra/std.ts";
 import { ReleaseError } from "../../release/errors.ts";
-import { installArgs, peaksPermissions, permissionFlags } from "../../release/install_clone.ts";
+import {
+  installArgs,
+  pathSteps,
+  peaksPermissions,
+  permissionFlags,
+} from "../../release/install_clone.ts";
 import { cacheDir, REPO } from "../support/cli.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
 
@@ -44,14 +49,34 @@ Deno.test("deno.json's set maps one flag per kind it grants, and the install add
     assertEquals(flag, value === true ? `--allow-${kind}` : `--allow-${kind}=${value}`);
   }
   const args = await installArgs({ root: "/r" });
-  for (const word of ["--global", "--force", "--no-prompt", "--quiet", "--root"]) {
+  for (const word of ["--global", "--force", "--no-prompt", "--root"]) {
     assert(args.includes(word), word);
   }
+  assert(!args.includes("--quiet"), "Deno's own PATH hint stays visible");
   assert(
     !args.some((a) => a === "-A" || a === "--allow-all" || a.startsWith("-P")),
     args.join(" "),
   );
   assertEquals(args.slice(-3), ["--config", join(REPO, "deno.json"), join(REPO, "peaks.ts")]);
+});
+
+Deno.test("the install names the exact PATH step and a lasting deno when a new shell lacks them", () => {
+  const deno = (dir: string) => dir === "/usr/local/bin";
+  assertEquals(pathSteps("/h/.deno/bin", "/h/.deno/bin/:/usr/local/bin:/usr/bin", deno, false), []);
+  const [bin, noDeno] = pathSteps(
+    "/h/.deno/bin",
+    "/h/.npm/_npx/1a2b/node_modules/.bin:/usr/bin",
+    (dir) => dir.includes("_npx"),
+    false,
+  );
+  assertEquals(
+    bin,
+    '/h/.deno/bin is not on PATH; add it with: export PATH="/h/.deno/bin:$PATH"' +
+      " (and the same line in ~/.bashrc, ~/.zshrc or your shell's profile for good)",
+  );
+  assertStringIncludes(noDeno, "npm install -g deno@2.9.6");
+  const [win] = pathSteps("C:\\u\\.deno\\bin", "C:\\Windows", () => true, true);
+  assertStringIncludes(win, '$env:Path = "C:\\u\\.deno\\bin;" + $env:Path');
 });
 
 async function run(
@@ -119,6 +144,14 @@ Deno.test({
       `Remove it with: deno uninstall --global peaks --root ${join(elsewhere, "root")}`,
     );
     const installedRoot = join(elsewhere, "root");
+    assertStringIncludes(
+      install.stdout,
+      `add it with: export PATH="${join(installedRoot, "bin")}:$PATH"`,
+    );
+    assertEquals(
+      install.stdout.trimEnd().split("\n").at(-1),
+      "Then, in a new shell: peaks --version",
+    );
     const peaks = join(installedRoot, "bin", "peaks");
 
     // The script runs the clone with the permission set written out, and nothing more.
