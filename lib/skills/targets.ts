@@ -2,6 +2,10 @@
 import { flag } from "../infra/command/flag.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 import { commandLine, projectArgs } from "../infra/shell.ts";
+import type { Warning } from "../infra/errors.ts";
+import { exists } from "../infra/fs/files.ts";
+import { join } from "../infra/std.ts";
+import { resolveProject } from "../workspace/project.ts";
 import {
   AGENT_CHOICES,
   type AgentChoice,
@@ -79,4 +83,46 @@ export function skillsCommand(
 /** The repair offered when a manifest is unreadable: reinstall with --force rebuilds it. */
 export function repairCommands(root: InstallRoot, projectRoot: string | undefined): string[] {
   return [skillsCommand("install", root.agents[0], root.scope, projectRoot, ["--force"])];
+}
+
+/** Files that make a folder a project even without git or a peaks workspace. */
+const PROJECT_MARKERS = [
+  "package.json",
+  "deno.json",
+  "deno.jsonc",
+  "pyproject.toml",
+  "Cargo.toml",
+  "go.mod",
+  "pom.xml",
+  "build.gradle",
+  "Gemfile",
+  "composer.json",
+  "Makefile",
+];
+
+/**
+ * A warning when the project-scope folder is only the current folder: no --project, no git
+ * repository, no peaks workspace and no project file there (a download folder, the home folder).
+ */
+export async function notAProjectWarning(
+  ctx: Ctx,
+  scope: ScopeChoice,
+  roots: InstallRoot[],
+): Promise<Warning | undefined> {
+  if (scope === "user") return undefined;
+  const project = await resolveProject(ctx);
+  if (project.source !== "cwd") return undefined;
+  for (const marker of PROJECT_MARKERS) {
+    if (await exists(join(project.root, marker))) return undefined;
+  }
+  const folders = roots.filter((r) => r.scope === "project").map((r) => r.path);
+  return {
+    code: "NOT_A_PROJECT",
+    message:
+      `${project.root} is not a project (no git repository, peaks workspace or ${
+        PROJECT_MARKERS.slice(0, 3).join("/")
+      }...), yet the skills go to ${folders.join(", ")}. To install into a project, ` +
+      "cd into it or pass --project <path>; for every project, use --scope user.",
+    dir: project.root,
+  };
 }

@@ -4,7 +4,13 @@ import type { Warning } from "../../infra/errors.ts";
 import { VERSION } from "../../infra/command/build.ts";
 import { installIntoRoot, type RootInstallReport } from "../../skills/install_root.ts";
 import { readSkillsSource } from "../../skills/source.ts";
-import { repairCommands, resolveTargets, skillsCommand, writeFlags } from "../../skills/targets.ts";
+import {
+  notAProjectWarning,
+  repairCommands,
+  resolveTargets,
+  skillsCommand,
+  writeFlags,
+} from "../../skills/targets.ts";
 
 /** How each file action reads in a sentence: `14 files created, 2 kept (edited by you)`. */
 const ACTION_WORDS: Record<string, string> = {
@@ -78,6 +84,8 @@ export default defineCommand({
       files: r.userModified,
     }));
     const kept = warnings.length > 0;
+    const outside = await notAProjectWarning(ctx, flags.scope, roots);
+    if (outside) warnings.push(outside);
     const nextActions = flags["dry-run"]
       ? [skillsCommand("install", flags.agent, flags.scope, projectRoot)]
       : [skillsCommand(kept ? "list" : "verify", flags.agent, flags.scope, projectRoot)];

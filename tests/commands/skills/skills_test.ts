@@ -180,3 +180,26 @@ Deno.test("skills --help documents the flags, defaults and examples", async () =
   const group = await runPeaks(["skills", "--help"], { cwd: dir.path });
   assertMatch(group.stdout, /skills verify/);
 });
+
+Deno.test("install warns, naming the folder, when the current folder is not a project", async () => {
+  await using dir = await tempDir();
+  const s = await setup(dir.path);
+  const bare = await peaks(s, ["skills", "install", "--agent", "claude-code"]);
+  assertEquals(bare.code, 0, bare.stderr);
+  const warning = bare.json.warnings.find((w: { code: string }) => w.code === "NOT_A_PROJECT");
+  assertMatch(warning.message, /is not a project .*\.claude[\\/]skills.*--project <path>/);
+
+  const human = await runPeaks(["skills", "install", "--agent", "claude-code"], {
+    cwd: s.project,
+    env: s.env,
+    home: s.home,
+  });
+  assertMatch(human.stderr + human.stdout, /warning NOT_A_PROJECT: /);
+
+  await writeText(join(s.project, "package.json"), "{}");
+  const project = await peaks(s, ["skills", "install", "--agent", "claude-code"]);
+  assertEquals(project.json.warnings, []);
+  await Deno.remove(join(s.project, "package.json"));
+  const user = await peaks(s, ["skills", "install", "--agent", "claude-code", "--scope", "user"]);
+  assertEquals(user.json.warnings, []);
+});
