@@ -192,9 +192,11 @@ export default defineCommand({
       finalized.length === 1 ? afterFinalize(ctx, project, audits[0].record) : undefined,
     ]);
     // The change left for review, new files included: `git diff` alone misses those.
+    const review = shownChanges(changes);
     data.audit = withoutEmpty({
       ...data.audit as Record<string, unknown>,
-      changes: shownChanges(changes),
+      changes: review.changes,
+      peaksFiles: review.peaksFiles || undefined,
     });
     return {
       data: withoutEmpty({ ...data, ...(following ? stepData(following) : {}) }),
@@ -208,7 +210,7 @@ export default defineCommand({
           skipped.length ? `, skipped ${skipped.length}` : ""
         }`,
         ...finalized.map((f) => `  ${f.role} ${f.status} ${f.recordPath}`),
-        ...(changes?.length ? ["working tree:", ...changes.map((c) => `  ${c}`)] : []),
+        ...review.lines,
       ].join("\n"),
     };
   },
@@ -224,11 +226,28 @@ function skippedWarning(skip: Skipped): Warning {
   };
 }
 
-function shownChanges(changes: string[] | null | undefined): string[] | undefined {
-  if (!changes) return undefined;
-  return changes.length > CHANGES_SHOWN
-    ? [...changes.slice(0, CHANGES_SHOWN), `... ${changes.length - CHANGES_SHOWN} more`]
-    : changes;
+/**
+ * The change left for review: the sub-agent's files first (up to CHANGES_SHOWN), then one count of
+ * the files peaks itself writes (installed skills, Claude Code settings, the standards blocks in
+ * CLAUDE.md and AGENTS.md), so they do not bury the sub-agent's change.
+ */
+function shownChanges(changes: string[] | null | undefined) {
+  if (!changes) return { changes: undefined, peaksFiles: 0, lines: [] };
+  const ours =
+    /^(\.(claude|agents|trae)\/skills\/(peaks-[^/]+\/|\.peaks-skills-manifest\.json$)|\.claude\/settings(\.local)?\.json$|(CLAUDE|AGENTS)\.md$)/;
+  const path = (line: string) => line.slice(3).replace(/^"|"$/g, "").split(" -> ").at(-1)!;
+  const theirs = changes.filter((line) => !ours.test(path(line)));
+  const peaksFiles = changes.length - theirs.length;
+  const shown = theirs.length > CHANGES_SHOWN
+    ? [...theirs.slice(0, CHANGES_SHOWN), `... ${theirs.length - CHANGES_SHOWN} more`]
+    : theirs;
+  const note = peaksFiles
+    ? [`${peaksFiles} file(s) peaks wrote (skills, settings, CLAUDE.md/AGENTS.md), not listed`]
+    : [];
+  const lines = shown.length || peaksFiles
+    ? ["working tree:", ...[...shown, ...note].map((c) => `  ${c}`)]
+    : [];
+  return { changes: shown, peaksFiles, lines };
 }
 
 /** The workflow's next step for the finalized record's request; presence follows it. */

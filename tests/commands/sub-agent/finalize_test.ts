@@ -88,6 +88,35 @@ Deno.test("no commit since dispatch: a clean audit", async () => {
   assertEquals(result.json.data.audit.changes, ["?? src.ts"]);
 });
 
+Deno.test("the working-tree list shows the sub-agent's change, and counts peaks' own files on one line", async () => {
+  await using dir = await tempDir();
+  await git(dir.path, "init", "-q", "-b", "main");
+  await git(dir.path, "commit", "-q", "--allow-empty", "-m", "base");
+  await initWorkspace(dir.path);
+  const { dispatchRecordPath } = await dispatch(dir.path, "rd");
+  await writeText(join(dir.path, "src.ts"), "the real change\n");
+  for (
+    const own of [
+      ".claude/skills/peaks-code/SKILL.md",
+      ".agents/skills/.peaks-skills-manifest.json",
+      ".claude/settings.local.json",
+      "CLAUDE.md",
+      "AGENTS.md",
+    ]
+  ) await writeText(join(dir.path, own), "peaks wrote this\n");
+  await writeText(join(dir.path, ".claude/skills/mine/SKILL.md"), "the user's own skill\n");
+  const args = ["sub-agent", "finalize", "--record", dispatchRecordPath, "--outcome", "done"];
+  const result = await runPeaks([...args, "--json"], { cwd: dir.path });
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(result.json.data.audit.changes, ["?? .claude/skills/mine/SKILL.md", "?? src.ts"]);
+  assertEquals(result.json.data.audit.peaksFiles, 5);
+  const human = await runPeaks(args, { cwd: dir.path });
+  assertMatch(
+    human.stdout,
+    /working tree:\n {2}\?\? \.claude\/skills\/mine\/SKILL\.md\n {2}\?\? src\.ts\n {2}5 file\(s\) peaks wrote/,
+  );
+});
+
 Deno.test("an artefact edited after registration is ARTIFACT_CHANGED; a deleted one ARTIFACT_MISSING", async () => {
   await using dir = await tempDir();
   const sid = await initWorkspace(dir.path);
