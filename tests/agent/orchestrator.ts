@@ -179,7 +179,9 @@ export class Orchestrator {
    */
   private async slicesOr(dispatchRd: string): Promise<Envelope> {
     const check = await this.run(filled(this.skill.slicesCheck, this.values), ["SLICES_NOT_FOUND"]);
-    if (!check.ok || check.data?.complete) return await this.run(dispatchRd);
+    if (!check.ok || check.data?.complete || check.data?.slices === false) {
+      return await this.run(dispatchRd);
+    }
     const send = check.nextActions?.[0];
     if (!send) throw new WalkFailure("swarm slices named no dispatch for the slices");
     nextActionWords(send);

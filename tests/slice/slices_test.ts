@@ -497,7 +497,9 @@ Deno.test("swarm slices refuses unknown nodes, cycles, shared paths at one level
   w.sid = await sliceRepo(w.root, w.env);
   const check = () => peaks(w, ["swarm", "slices", "--rid", "r1"]);
 
-  const missing = await check();
+  const none = await check();
+  assertEquals([none.code, none.json.data.slices], [0, false], none.stderr);
+  const missing = await peaks(w, ["swarm", "slices", "--rid", "r1", "--file", "nope.json"]);
   assertEquals([missing.code, missing.json.code], [3, "SLICES_NOT_FOUND"]);
   await writeSliceDag(w.root, w.sid, [{ id: "a" }], [{ from: "a", to: "ghost" }]);
   const unknown = await check();

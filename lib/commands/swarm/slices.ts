@@ -7,6 +7,7 @@ import { displayPath } from "../../workspace/paths.ts";
 import { guardFlagPath } from "../../workspace/project.ts";
 import { openSession, type SessionContext } from "../../session/session.ts";
 import { isNotFound } from "../../infra/errors.ts";
+import { exists } from "../../infra/fs/files.ts";
 import { peaksLine } from "../../infra/shell.ts";
 import { slicePlanProblems, SLICES_FORMAT } from "../../swarm/slice_rules.ts";
 import { sliceBatch } from "../../workflow/slices.ts";
@@ -20,7 +21,9 @@ export default defineCommand({
     "same path or one inside another's, and slices that share a level run isolated (isolation: worktree). " +
     "Answers with the levels and the exact `sub-agent dispatch --from-dag` call that runs them; each " +
     "isolated slice gets its own git worktree and is merged back at finalize in DAG order. Once every " +
-    "slice is merged it answers data.complete: true and the workflow's next step instead.",
+    "slice is merged it answers data.complete: true and the workflow's next step instead. When RD planning " +
+    "wrote no slice DAG (the usual case: one RD sub-agent builds the change) it answers data.slices: false " +
+    "and the workflow's next step.",
   flags: {
     rid: flag.string("The request the slices implement.", {
       placeholder: "<rid>",
@@ -43,7 +46,7 @@ export default defineCommand({
   exitNotes: [
     "2  DAG_INVALID: an unknown node, a cycle, or two slices of one level owning the same path",
     "3  SLICE_PLAN_INVALID: a slice owns nothing, or parallel slices are not isolated",
-    "3  SLICES_NOT_FOUND: RD planning has not written the slice DAG",
+    "3  SLICES_NOT_FOUND: the --file given does not exist",
   ],
   async run({ flags }, ctx) {
     const rid = assertId(flags.rid, "--rid");
@@ -54,6 +57,16 @@ export default defineCommand({
       ? project.layout.rdSlices(sessionId, rid)
       : await guardFlagPath(ctx, project, flags.file, { flag: "file" });
     const shown = displayPath(project.root, path);
+    if (flags.file === undefined && !(await exists(path))) {
+      // No slices is the usual case, not a refusal: RD implements the change as one sub-agent.
+      const next = await nextStep(session, rid);
+      return {
+        data: { projectRoot: project.root, path: shown, slices: false, ...stepData(next) },
+        nextActions: stepActions(next),
+        human: `no slices for ${rid}: RD planning wrote no ${shown}, so one RD sub-agent ` +
+          "implements the change",
+      };
+    }
     const analysis = await parseDag(await readSlices(path, shown), shown);
     const problems = slicePlanProblems(analysis, rid);
     if (problems.length) {
