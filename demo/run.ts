@@ -197,3 +197,8 @@ console.log(dim("    the change the rd sub-agent left for review (peaks never co
 console.log(`\n${bold("Clean up")}`);
 console.log(`  ${removalCommand(base)}`);
 console.log(dim("    removes the demo's folder: the project, its HOME and the stand-in scripts"));
+console.log(
+  `\n${
+    green("done")
+  }: the feature request went from PRD to handoff (txt finalized) in ${seconds} s`,
+);

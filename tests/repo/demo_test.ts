@@ -88,7 +88,11 @@ Deno.test({
 
     // The output ends with the command that removes the demo's folder, and it does.
     const cleanUp = lines.findIndex((l) => l === "Clean up");
-    assert(cleanUp !== -1 && cleanUp >= lines.length - 3, stdout);
+    assert(cleanUp !== -1 && cleanUp >= lines.length - 5, stdout);
+    assertMatch(
+      lines.at(-1) ?? "",
+      /^done: the feature request went from PRD to handoff .* \d+\.\d s$/,
+    );
     const command = lines[cleanUp + 1].trim();
     const folder = /^rm -rf (\S+)$/.exec(command)?.[1] ?? "";
     assert(folder.startsWith(join(dir.path, "peaks-demo-")), command);
