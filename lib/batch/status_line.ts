@@ -90,7 +90,7 @@ export function batchCounts(members: MemberView[]): BatchCounts {
 }
 
 /**
- * `swarm 2/3 running`, `swarm 3/3 done`, `swarm 2/3 done, 1 failed`; a batch
+ * `swarm 2/3 running`, `swarm 1/3 running, 1 queued`, `swarm 3/3 done`, `swarm 2/3 done, 1 failed`; a batch
  * none of whose open members has sent a beat yet is `not started`, and a
  * single dispatch is `sub-agent running`, `sub-agent done`, `sub-agent failed`.
  */
@@ -100,6 +100,11 @@ export function batchHeader(members: MemberView[]): string {
   const state = counts.open > 0 ? (started ? "running" : "not started") : "";
   if (counts.total === 1) {
     return `sub-agent ${state || (counts.done ? "done" : members[0].status)}`;
+  }
+  // Queued members (waiting for a free slot) are not running: `swarm 1/2 running, 1 queued`.
+  const queued = members.filter((m) => m.status === "queued").length;
+  if (started && queued) {
+    return `swarm ${counts.open - queued}/${counts.total} running, ${queued} queued`;
   }
   if (counts.open > 0) return `swarm ${counts.open}/${counts.total} ${state}`;
   const bad = counts.total - counts.done;

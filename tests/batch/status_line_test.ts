@@ -41,6 +41,17 @@ Deno.test("running batch: the documented shape, 80-120 characters", () => {
   assert(length(line) >= 80 && length(line) <= 120);
 });
 
+Deno.test("a member dispatched but not yet beating is queued, not counted as running", () => {
+  const line = batchStatusLine("peaks-code", [
+    member("rd-planning", 1, 45, 12),
+    member("ui", 2, 0, null, undefined, 10),
+  ]);
+  assertEquals(
+    line,
+    "[peaks-code] swarm 1/2 running, 1 queued | rd-planning 45% (12s ago) | ui queued (10s)",
+  );
+});
+
 Deno.test("a silent member is marked stale with its age; nothing else changes", () => {
   const line = batchStatusLine("peaks-code", [
     member("rd-planning", 1, 45, 12),
