@@ -31,7 +31,8 @@ export const standardsCheck: Check = {
     if (problem.kind !== "standards-no-stack") {
       const missing = problem.kind === "missing";
       return {
-        summary: "Gate G would refuse",
+        summary:
+          "the handoff gate (txt finalized needs CLAUDE.md's peaks block to name the stack) would refuse",
         findings: [{
           id: missing ? "standards.missing" : "standards.block-missing",
           severity: "warning",
@@ -45,7 +46,8 @@ export const standardsCheck: Check = {
     const refreshable = await storedScanNamesStack(project);
     const rescan = peaksLine(project.root, ["scan", "archetype"]);
     return {
-      summary: "Gate G would refuse",
+      summary:
+        "the handoff gate (txt finalized needs CLAUDE.md's peaks block to name the stack) would refuse",
       findings: [{
         id: "standards.no-stack",
         severity: "warning",

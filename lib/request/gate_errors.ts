@@ -105,7 +105,7 @@ export function prerequisitesMissing(
         "Write each listed file with the exact heading lines, then run the transition again.",
         ...(standards
           ? [
-            "Gate G: run `peaks standards update --apply` (or `peaks standards init --apply` when CLAUDE.md is missing) so CLAUDE.md's managed block names the stack.",
+            "The handoff gate (Gate G) needs CLAUDE.md's peaks block to name the stack: run `peaks standards update --apply` (or `peaks standards init --apply` when CLAUDE.md is missing).",
           ]
           : []),
         overrideHint(remaining),

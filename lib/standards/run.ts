@@ -259,6 +259,27 @@ function nextActionsOf(
   return nextActions;
 }
 
+/** What happened to a standards file, in words: `created with the peaks block`. */
+function fileWords(f: FileReport): string {
+  const done: Record<string, string> = {
+    create: "created with the peaks block",
+    append: "peaks block appended after your text",
+    refresh: "peaks block refreshed",
+    none: "unchanged",
+  };
+  const planned: Record<string, string> = {
+    create: "would be created with the peaks block",
+    append: "would get the peaks block appended after your text",
+    refresh: "would get its peaks block refreshed",
+    none: "unchanged",
+  };
+  if (f.status === "appended") return done[f.action];
+  if (f.status === "planned") return planned[f.action];
+  if (f.status === "review-only") return "not written: review it by hand";
+  if (f.status === "skipped") return "left as it is";
+  return f.status;
+}
+
 function humanReport(
   apply: boolean,
   scan: ScanResult,
@@ -267,9 +288,7 @@ function humanReport(
 ): string {
   return [
     `${apply ? "applied" : "dry run"} (${scan.archetype})`,
-    ...files.map((f) =>
-      `  ${f.status.padEnd(11)} ${f.action.padEnd(7)} ${f.path}${f.reason ? ` - ${f.reason}` : ""}`
-    ),
+    ...files.map((f) => `  ${f.path}: ${fileWords(f)}${f.reason ? ` (${f.reason})` : ""}`),
     ...rules.map((r) =>
       `  ${r.status.padEnd(11)} read    ${r.path}${r.peaksManaged ? " - written by peaks 1.x" : ""}`
     ),

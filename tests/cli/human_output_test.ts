@@ -60,3 +60,46 @@ Deno.test("skills install says what it did to the files in words", async () => {
   assertMatch(run.stdout, /\.claude\/skills \[claude-code\]: installed: \d+ files created\n/);
   assert(!/\(\d+ create\)/.test(run.stdout), run.stdout);
 });
+
+Deno.test("dispatch shows the tool call itself, and heartbeat says what it recorded", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const sent = await runPeaks(["sub-agent", "dispatch", "rd", "--prompt", "build it"], {
+    cwd: dir.path,
+    env: CLAUDE,
+  });
+  assertEquals(sent.code, 0, sent.stderr);
+  assert(!sent.stdout.includes("--json"), sent.stdout);
+  assertMatch(
+    sent.stdout,
+    /tool call for the host to make \(the sub-agent.s brief is \d+ bytes\):\n {2}\w+ \{/,
+  );
+  assertMatch(sent.stdout, /"subagent_type": /);
+  const record = /record: (\S+)/.exec(sent.stdout)![1];
+  const beat = await runPeaks(
+    ["sub-agent", "heartbeat", "--record", record, "--status", "running", "--progress", "40"],
+    { cwd: dir.path },
+  );
+  assertMatch(beat.stdout, /^heartbeat recorded: running 40% \(1 beat\(s\) on record\)$/m);
+  assert(!beat.stdout.includes("kept"), beat.stdout);
+});
+
+Deno.test("request show names the moves it can make in words; next: comes once", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const init = ["request", "init", "--role", "prd", "--id", "001-a", "--type", "feature"];
+  assertEquals((await runPeaks([...init, "--apply"], { cwd: dir.path })).code, 0);
+  const shown = await runPeaks(["request", "show", "001-a", "--role", "prd"], { cwd: dir.path });
+  assertEquals(shown.code, 0, shown.stderr);
+  assertMatch(shown.stdout, /^can move to blocked: (yes|not yet)/m);
+  assert(!/^next \S+: (ready|not ready)/m.test(shown.stdout), shown.stdout);
+  assert((shown.stdout.match(/^next:/gm) ?? []).length <= 1, shown.stdout);
+});
+
+Deno.test("standards init says what it would do to each file in words", async () => {
+  await using dir = await tempDir();
+  await initWorkspace(dir.path);
+  const preview = await runPeaks(["standards", "init"], { cwd: dir.path });
+  assertMatch(preview.stdout, /^ {2}CLAUDE\.md: would be created with the peaks block/m);
+  assert(!/appended|planned {2}/.test(preview.stdout), preview.stdout);
+});

@@ -78,8 +78,8 @@ export default defineCommand({
         `file: ${request.shown}`,
         `lint: ${lint.errors.length} error(s), ${lint.warnings.length} warning(s)`,
         ...next.map((n) =>
-          `next ${n.state}: ${n.ready ? "ready" : "not ready"}${
-            n.needsConfirm ? " (needs --confirm in assisted/strict)" : ""
+          `can move to ${n.state}: ${n.ready ? "yes" : "not yet"}${
+            n.needsConfirm ? " (with --confirm in assisted/strict mode)" : ""
           }${n.missing.map((m) => `\n  ${m.message}`).join("")}`
         ),
       ].join("\n"),

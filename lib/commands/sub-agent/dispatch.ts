@@ -334,11 +334,23 @@ async function dispatchInline(
     human: [
       `dispatched ${role} as #${written.record.dispatchedInBatch} of batch ${batchId} (${inputs.ide.id}, brief ${flags.brief})`,
       `record: ${written.displayPath}`,
-      `tool call: ${
-        written.toolCall!.name
-      } (prompt ${written.record.promptSize} bytes; use --json for data.toolCall)`,
+      `tool call for the host to make (the sub-agent's brief is ${written.record.promptSize} bytes):`,
+      toolCallText(written.toolCall!),
     ].join("\n"),
   };
+}
+
+/** The tool call as a person reads it: its name and arguments, a long text shown by its size. */
+function toolCallText(call: { name: string; args: Record<string, unknown> }): string {
+  const args = Object.fromEntries(
+    Object.entries(call.args).map((
+      [key, value],
+    ) => [
+      key,
+      typeof value === "string" && value.length > 160 ? `<${value.length} chars>` : value,
+    ]),
+  );
+  return `  ${call.name} ${JSON.stringify(args, null, 2).replaceAll("\n", "\n  ")}`;
 }
 
 function batchOverLimit(n: number): Warning | undefined {

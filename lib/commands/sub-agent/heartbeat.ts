@@ -85,9 +85,10 @@ export default defineCommand({
         lastBeatAt: next.lastBeatAt,
       },
       warnings,
-      human: `heartbeat ${next.status} ${flags.progress}% (${next.heartbeats.length} kept${
-        next.truncated ? ", truncated" : ""
-      })`,
+      human:
+        `heartbeat recorded: ${next.status} ${flags.progress}% (${next.heartbeats.length} beat(s) on record${
+          next.truncated ? ", the oldest dropped" : ""
+        })`,
     };
   },
 });

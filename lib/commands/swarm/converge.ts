@@ -114,7 +114,6 @@ export default defineCommand({
         ...members.map((m) =>
           `  ${m.role} ${m.final}${m.reasons.length ? `: ${m.reasons[0]}` : ""}`
         ),
-        ...(next.nextActions.length ? [`next: ${next.nextActions[0]}`] : []),
       ].join("\n"),
     };
   },

@@ -238,8 +238,8 @@ async function plannedResult(
     human: fanOut
       ? `swarm for ${rid}: ${
         plan.subAgents.join(", ")
-      } (${plan.choice}, mode ${signals.mode}) in batch ${plan.batchId}\nnext: ${next.command}`
-      : `swarm skipped for ${rid}: type=${type}\nnext: ${next.command ?? "-"}`,
+      } (${plan.choice}, mode ${signals.mode}) in batch ${plan.batchId}`
+      : `swarm skipped for ${rid}: type=${type}`,
   };
 }
 
