@@ -11,6 +11,7 @@ import {
 } from "../../support/swarm.ts";
 import { swarmWorkspace } from "../../support/swarm.ts";
 import { tempDir } from "../../support/temp.ts";
+import { runPeaks } from "../../support/cli.ts";
 import type { Workspace } from "../../support/request_fixture.ts";
 import { swarmPlanSchemas } from "../../../lib/state/swarm_plan.ts";
 import { fits } from "../../../lib/infra/shape/shape.ts";
@@ -374,4 +375,23 @@ Deno.test("no plan, or planned but never dispatched: refused with the command th
     env: { CLAUDECODE: "1" },
   });
   assertEquals(dispatched.json.data.toolCalls.length, 2);
+});
+
+Deno.test("a person reads next: once after swarm plan and after swarm converge", async () => {
+  await using dir = await tempDir();
+  const ws = await swarmWorkspace(dir.path);
+  await writePrd(ws, "001-login", { type: "feature", state: "handed-off", body: "A login page." });
+  const args = ["swarm", "plan", "--rid", "001-login", "--mode", "full-auto"];
+  const plan = await runPeaks(args, { cwd: dir.path, env: ws.env });
+  assertEquals(plan.code, 0, plan.stderr);
+  assertEquals((plan.stdout.match(/^next:/gm) ?? []).length, 1, plan.stdout);
+  await using other = await tempDir();
+  const { ws: done } = await swarm(other.path, {});
+  await rdRequest(done);
+  const human = await runPeaks(["swarm", "converge", "--rid", "001-login"], {
+    cwd: other.path,
+    env: done.env,
+  });
+  assertEquals(human.code, 0, human.stderr);
+  assertEquals((human.stdout.match(/^next:/gm) ?? []).length, 1, human.stdout);
 });
