@@ -4,6 +4,8 @@
  * Pure functions; no I/O, no heavy imports.
  */
 
+import type { ErrorCode } from "../infra/error_codes.ts";
+
 /** A prompt above this many UTF-8 bytes is refused whatever the flags. */
 export const PROMPT_HARD_LIMIT_BYTES = 1024 * 1024;
 
@@ -18,7 +20,7 @@ export const THRESHOLDS = {
 export type Tier = "ok" | "soft-warn" | "near-limit" | "too-large" | "emergency";
 
 /** The envelope code of each tier (null for ok). */
-export const TIER_CODES: Record<Tier, string | null> = {
+export const TIER_CODES: Record<Tier, ErrorCode | null> = {
   ok: null,
   "soft-warn": "CONTEXT_SOFT_WARN",
   "near-limit": "CONTEXT_NEAR_LIMIT",
@@ -26,7 +28,7 @@ export const TIER_CODES: Record<Tier, string | null> = {
   emergency: "PROMPT_EMERGENCY",
 };
 
-export const HARD_LIMIT_CODE = "PROMPT_OVER_HARD_LIMIT";
+export const HARD_LIMIT_CODE: ErrorCode = "PROMPT_OVER_HARD_LIMIT";
 
 /** Tiers that refuse the prompt unless --force is given. */
 export function isRefusingTier(tier: Tier): boolean {
@@ -53,7 +55,7 @@ export interface BudgetVerdict {
   /** The ratio in percent, one decimal. */
   percent: number;
   tier: Tier;
-  code: string | null;
+  code: ErrorCode | null;
 }
 
 /** Integer comparison, so 50 % exactly is soft-warn on every platform. */

@@ -1,3 +1,7 @@
+import type { ErrorCode } from "./error_codes.ts";
+
+export type { ErrorCode };
+
 /** Exit codes of the CLI contract: documented in `peaks --help`. */
 export const EXIT = {
   ok: 0,
@@ -9,7 +13,7 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export interface Warning {
-  code: string;
+  code: ErrorCode;
   message: string;
   [extra: string]: unknown;
 }
@@ -28,14 +32,14 @@ export interface PeaksErrorOptions {
  * envelope; anything else that escapes a command is reported as INTERNAL_ERROR.
  */
 export class PeaksError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly exit: ExitCode;
   readonly data: Record<string, unknown>;
   readonly nextActions: string[];
   readonly instructions: string[];
   readonly warnings: Warning[];
 
-  constructor(code: string, message: string, options: PeaksErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: PeaksErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = "PeaksError";
     this.code = code;
@@ -48,7 +52,7 @@ export class PeaksError extends Error {
 }
 
 export function usageError(
-  code: string,
+  code: ErrorCode,
   message: string,
   options: Omit<PeaksErrorOptions, "exit"> = {},
 ): PeaksError {
@@ -56,7 +60,7 @@ export function usageError(
 }
 
 export function gateError(
-  code: string,
+  code: ErrorCode,
   message: string,
   options: Omit<PeaksErrorOptions, "exit"> = {},
 ): PeaksError {

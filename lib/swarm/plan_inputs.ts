@@ -4,7 +4,7 @@
  * A broken scan or preferences file is a warning, never a failed plan.
  */
 import type { Ctx } from "../infra/command/ctx.ts";
-import { gateError, PeaksError, type Warning } from "../infra/errors.ts";
+import { type ErrorCode, gateError, PeaksError, type Warning } from "../infra/errors.ts";
 import { readPreferences } from "../preferences/preferences.ts";
 import { type Presence, type PresenceMode, readPresence } from "../presence/presence.ts";
 import { callerIdFromEnv } from "../presence/caller.ts";
@@ -16,7 +16,7 @@ import { peaksCommand } from "../session/session.ts";
 
 const PRD_READY = ["confirmed-by-user", "handed-off"];
 
-function soft(warnings: Warning[], error: unknown, code: string): void {
+function soft(warnings: Warning[], error: unknown, code: ErrorCode): void {
   if (!(error instanceof PeaksError)) throw error;
   warnings.push({ code, message: error.message, path: error.data.path });
 }

@@ -1,5 +1,5 @@
 import { defineCommand } from "../../infra/command/spec.ts";
-import type { Warning } from "../../infra/errors.ts";
+import type { ErrorCode, Warning } from "../../infra/errors.ts";
 import { readRootState, type RootState } from "../../skills/inspect.ts";
 import { readSkillsSource, type SkillsSource } from "../../skills/source.ts";
 import { readFlags, repairCommands, resolveTargets } from "../../skills/targets.ts";
@@ -34,7 +34,7 @@ export default defineCommand({
     try {
       source = await readSkillsSource(ctx);
     } catch (error) {
-      const code = (error as { code?: string }).code ?? "SKILLS_SOURCE_UNAVAILABLE";
+      const code = (error as { code?: ErrorCode }).code ?? "SKILLS_SOURCE_UNAVAILABLE";
       warnings.push({
         code,
         message: `Not compared with the source: ${(error as Error).message}`,

@@ -55,7 +55,7 @@ async function archiveSession(
 
 function unreadableWarnings(unreadable: Archived["unreadable"]) {
   return unreadable.slice(0, SHOWN_MAX).map((u) => ({
-    code: "RECORD_UNREADABLE",
+    code: "RECORD_UNREADABLE" as const,
     message: `${u.recordPath} is unreadable (${u.reason}) and was left in place${
       u.repair ? `; repair it with: ${u.repair}` : ""
     }.`,
