@@ -4,9 +4,7 @@
  */
 import type { Project } from "../workspace/project.ts";
 import { readBatch } from "./batch.ts";
-import { listBatchFiles } from "./batch.ts";
 import { listRecords, readRecords } from "../record/record.ts";
-import { isTerminal } from "../state/record.ts";
 import { type MemberView, memberView, unreadableView } from "./status_line.ts";
 
 /**
@@ -36,25 +34,3 @@ export async function readBatchMembers(
       : unreadableView(paths[i], member.role, member.n);
   });
 }
-
-/**
- * The most recently joined batch that still has a live member, checking at
- * most `scan` batch files (the status line must stay cheap).
- */
-export async function latestOpenBatch(
-  project: Project,
-  sid: string,
-  now: Date,
-  scan = 3,
-): Promise<{ batchId: string; members: MemberView[] } | undefined> {
-  const files = await listBatchFiles(project, sid);
-  for (const file of files.slice(0, scan)) {
-    const members = await readBatchMembers(project, sid, file.batchId, now);
-    if (members.some((m) => m.status !== "unreadable" && !isTerminal(m.status))) {
-      return { batchId: file.batchId, members };
-    }
-  }
-  return undefined;
-}
-
-export * from "./status_line.ts";

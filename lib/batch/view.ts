@@ -1,6 +1,6 @@
 /** What `status` and `watch` share: which batch, which label, and the rows shown for it. */
 import type { Ctx } from "../infra/command/ctx.ts";
-import { batchCounts, batchStatusLine, type MemberView } from "./members.ts";
+import { batchCounts, batchStatusLine, type MemberView } from "./status_line.ts";
 import { listBatchFiles } from "./batch.ts";
 import { assertId } from "../infra/ids.ts";
 import { displayPath } from "../workspace/paths.ts";

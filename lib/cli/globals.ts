@@ -16,10 +16,6 @@ export const GLOBAL_FLAGS = {
 
 export type GlobalFlagName = keyof typeof GLOBAL_FLAGS;
 
-export function isGlobalFlag(name: string): name is GlobalFlagName {
-  return Object.hasOwn(GLOBAL_FLAGS, name);
-}
-
 export interface Split {
   project?: string;
   json: boolean;

@@ -20,9 +20,9 @@ import {
   listDir,
   readBoundedText,
   removePath,
-  sleep,
   writeJsonAtomic,
 } from "../infra/fs/files.ts";
+import { sleep } from "../infra/timer.ts";
 import { confineState } from "../infra/fs/confine.ts";
 import { VENDOR_PERMISSIONS } from "../state/preferences.ts";
 

@@ -7,7 +7,8 @@
 import type { Ctx } from "../infra/command/ctx.ts";
 import { probeLease, runFile } from "./runs.ts";
 import { PeaksError } from "../infra/errors.ts";
-import { exists, sleep } from "../infra/fs/files.ts";
+import { exists } from "../infra/fs/files.ts";
+import { sleep } from "../infra/timer.ts";
 import { projectArgs } from "../infra/shell.ts";
 
 export interface StartedSupervisor {

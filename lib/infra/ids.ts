@@ -4,8 +4,6 @@ import { redact } from "./redact.ts";
 /** Identifiers that become file or directory names (sid, rid, batch id, role in names). */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-export const SESSION_ID_PATTERN = /^\d{4}-\d{2}-\d{2}-session-[0-9a-f]{6}$/;
-
 /**
  * Code-unit order for identifiers, paths and ISO timestamps: the same in every
  * locale, and free, where the first `localeCompare` of a process builds an ICU

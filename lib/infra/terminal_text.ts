@@ -8,9 +8,6 @@
  * `safeText`; JSON output keeps the values but escapes these characters.
  */
 
-/** Embeddings, overrides and isolates: the characters that reorder text on screen. */
-export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
-
 // C0 and C1 controls, DEL, bidi embeddings/overrides/isolates, line and paragraph separators.
 // deno-lint-ignore no-control-regex
 const UNSAFE_IN_FIELD = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;

@@ -5,7 +5,7 @@
  * swarm converge, doctor and the status line read it. The schema is
  * versioned: older records are migrated on read and written back in the
  * current version by the next locked update. File names, roles, statuses and
- * stages live in names_light.ts.
+ * stages live in lib/state/record.ts.
  */
 import type { Project } from "../workspace/project.ts";
 import {

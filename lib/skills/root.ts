@@ -9,7 +9,7 @@ import type { Env } from "../infra/command/ctx.ts";
 import { join } from "../infra/std.ts";
 import type { InstallRoot } from "./agents.ts";
 import { entryKind } from "./tree.ts";
-import { sleep } from "../infra/fs/files.ts";
+import { sleep } from "../infra/timer.ts";
 
 export const LOCK_NAME = ".peaks-skills.lock";
 

@@ -193,16 +193,6 @@ export async function listWorktrees(cwd: string): Promise<WorktreeEntry[] | unde
   return entries;
 }
 
-/** The branches under `peaks/` (slices' branches). */
-export async function peaksBranches(cwd: string, prefix: string): Promise<string[]> {
-  const result = await runGit(cwd, [
-    "for-each-ref",
-    "--format=%(refname:short)",
-    `refs/heads/${prefix}`,
-  ]);
-  return result.ok ? result.out.split("\n").filter(Boolean) : [];
-}
-
 /**
  * The admin folder (`<common dir>/worktrees/<name>`) git keeps for the
  * checkout at `path`, found by its `gitdir` file; null when there is none.

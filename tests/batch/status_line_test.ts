@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { batchStatusLine, memberView } from "../../lib/batch/members.ts";
+import { batchStatusLine, memberView } from "../../lib/batch/status_line.ts";
 import type { RecordStatus } from "../../lib/state/record.ts";
 import { makeRecord } from "../support/subagent.ts";
 

@@ -1,17 +1,13 @@
 import { defineCommand } from "../../infra/command/spec.ts";
 import { flag } from "../../infra/command/flag.ts";
-import {
-  batchCounts,
-  batchStatusLine,
-  type MemberView,
-  readBatchMembers,
-} from "../../batch/members.ts";
+import { readBatchMembers } from "../../batch/members.ts";
+import { batchCounts, batchStatusLine, type MemberView } from "../../batch/status_line.ts";
 import { gateError, PeaksError } from "../../infra/errors.ts";
 import { liveness } from "../../record/liveness.ts";
 import { isTerminal } from "../../state/record.ts";
 import { openSession } from "../../session/session.ts";
 import { batchNotFound, chooseBatch, chooseLabel, memberRows } from "../../batch/view.ts";
-import { sleep } from "../../infra/fs/files.ts";
+import { sleep } from "../../infra/timer.ts";
 import { updateRecord } from "../../record/record.ts";
 import { peaksLine } from "../../infra/shell.ts";
 import { isoTime } from "../../infra/ids.ts";

@@ -223,8 +223,6 @@ export async function movePath(from: string, to: string): Promise<void> {
   Deno.renameSync(from, to);
 }
 
-export { sleep } from "../timer.ts";
-
 const encoder = new TextEncoder();
 
 function removeQuietly(path: string): void {
