@@ -7,6 +7,7 @@ import { assert } from "@std/assert";
 import { join } from "../../lib/infra/std.ts";
 import { runPeaks, type RunResult } from "./cli.ts";
 import { exists, writeText } from "./temp.ts";
+import { pollUntil } from "./wait.ts";
 
 /** Generous: a run ends in well under a second here, but the machine may be busy. */
 export const DEADLINE_MS = 60_000;
@@ -156,18 +157,12 @@ export function detachedEnv(bin: string, extra: Record<string, string> = {}) {
   };
 }
 
-export async function waitFor<T>(
+export function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined | false>,
   deadlineMs = DEADLINE_MS,
 ): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  while (true) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return pollUntil(what, probe, deadlineMs, 50);
 }
 
 export interface DetachedRun {

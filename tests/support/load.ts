@@ -59,6 +59,19 @@ export function percentile(sorted: number[], p: number): number {
   return Math.round(sorted[Math.max(0, i)] * 10) / 10;
 }
 
+/** One peaks process in the project, with the binary's permissions and a clean environment. */
+async function spawnPeaks(root: string, argv: string[]): Promise<Deno.CommandOutput> {
+  return new Deno.Command(Deno.execPath(), {
+    args: peaksArgs(argv),
+    cwd: root,
+    env: { ...(await baseEnv({ cwd: root })), CLAUDECODE: "1" },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+}
+
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { root } = options;
   const times: Record<string, number[]> = {};
@@ -68,15 +81,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   async function peaks(kind: string, argv: string[]): Promise<Call> {
     const started = performance.now();
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: peaksArgs([...argv, "--json"]),
-      cwd: root,
-      env: { ...(await baseEnv({ cwd: root })), CLAUDECODE: "1" },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const out = await spawnPeaks(root, [...argv, "--json"]);
     const ms = performance.now() - started;
     const stdout = new TextDecoder().decode(out.stdout);
     let json = undefined;
@@ -164,24 +169,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       }
     })());
   const watch = (async () => {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: peaksArgs([
-        "sub-agent",
-        "watch",
-        "--batch",
-        batch,
-        "--interval",
-        "500ms",
-        "--timeout",
-        `${options.durationMs}ms`,
-      ]),
-      cwd: root,
-      env: { ...(await baseEnv({ cwd: root })), CLAUDECODE: "1" },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const out = await spawnPeaks(root, [
+      "sub-agent",
+      "watch",
+      "--batch",
+      batch,
+      "--interval",
+      "500ms",
+      "--timeout",
+      `${options.durationMs}ms`,
+    ]);
     // Timing out with every member still running is exit 3 by design.
     if (out.code !== 3) failures.push(`watch exit ${out.code}`);
     return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).length;

@@ -5,6 +5,7 @@
  */
 import { assert } from "@std/assert";
 import { join } from "../../../lib/infra/std.ts";
+import { pollUntil } from "../../support/wait.ts";
 import type { HostAdapter } from "./hosts.ts";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox.ts";
 import { type Script, type StandIn, startStandIn, type View } from "./standin.ts";
@@ -75,18 +76,12 @@ export function returnJson(
   });
 }
 
-export async function waitFor<T>(
+export function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined | false>,
   deadlineMs = HOST_TIMEOUT_MS,
 ): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  while (true) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return pollUntil(what, probe, deadlineMs, 200);
 }
 
 // deno-lint-ignore no-explicit-any
