@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { pool, runPeaks, type RunResult } from "../support/cli.ts";
 import { tempDir, writeText } from "../support/temp.ts";
-import { initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
+import { heartbeatArgs, initWorkspace, readJson, recordPathOf } from "../support/subagent.ts";
 import { runActions, runNextAction } from "../support/next_actions.ts";
 import { join } from "../../lib/infra/std.ts";
 
@@ -153,14 +153,7 @@ Deno.test("7 nodes, 3 levels: one level per call, LEVEL_NOT_READY until it is fi
   for (const record of level3) {
     const beat = await runPeaks(
       [
-        "sub-agent",
-        "heartbeat",
-        "--record",
-        record,
-        "--status",
-        "running",
-        "--progress",
-        "10",
+        ...heartbeatArgs(record, "10"),
         "--json",
       ],
       { cwd: dir.path },

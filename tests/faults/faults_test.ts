@@ -8,7 +8,7 @@ import { join } from "../../lib/infra/std.ts";
 import { cacheDir, REPO, runPeaks, scriptArgs } from "../support/cli.ts";
 import { countFromEnv, rng, seedFromEnv } from "../support/prng.ts";
 import { tempDir } from "../support/temp.ts";
-import { initWorkspace, recordPathOf } from "../support/subagent.ts";
+import { heartbeatArgs, initWorkspace, recordPathOf } from "../support/subagent.ts";
 import { checkOutcomes, type FaultSummary, FaultWorld } from "./harness.ts";
 
 const LONG = Deno.env.get("PEAKS_FAULTS") === "long";
@@ -89,14 +89,7 @@ Deno.test("a lock held by a killed process never blocks the next writer", async 
   const { value } = await reader.read();
   assertEquals(new TextDecoder().decode(value).trim(), "locked");
   const beat = [
-    "sub-agent",
-    "heartbeat",
-    "--record",
-    record,
-    "--status",
-    "running",
-    "--progress",
-    "5",
+    ...heartbeatArgs(record, "5"),
     "--json",
   ];
 

@@ -17,16 +17,10 @@ import {
   wrongVersion,
 } from "./model.ts";
 import type { Fixture } from "./fixture.ts";
+import { heartbeatArgs } from "../support/subagent.ts";
 
 const beat = (fx: Fixture, ...more: string[]) => [
-  "sub-agent",
-  "heartbeat",
-  "--record",
-  fx.record,
-  "--status",
-  "running",
-  "--progress",
-  "20",
+  ...heartbeatArgs(fx.record, "20"),
   ...more,
 ];
 

@@ -4,7 +4,7 @@
  * presence. It is built once through the real CLI and copied per case, so a
  * case costs one process, and a snapshot proves what a case changed.
  */
-import { recordPathOf } from "../support/subagent.ts";
+import { heartbeatArgs, recordPathOf } from "../support/subagent.ts";
 import { join, relative } from "../../lib/infra/std.ts";
 import { runPeaks } from "../support/cli.ts";
 import { standardTree } from "../support/skill_tree.ts";
@@ -60,14 +60,7 @@ async function build(): Promise<Fixture> {
     "fixture prompt",
   );
   await peaks(
-    "sub-agent",
-    "heartbeat",
-    "--record",
-    dispatched.data.record,
-    "--status",
-    "running",
-    "--progress",
-    "10",
+    ...heartbeatArgs(dispatched.data.record, "10"),
   );
   await peaks("sub-agent", "share", "--batch", batch, "--key", "rd.note", "--value", '{"a":1}');
   await peaks("request", "init", "--role", "prd", "--id", "r1", "--apply");

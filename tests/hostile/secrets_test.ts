@@ -12,6 +12,7 @@ import type { FlagDef } from "../../lib/infra/command/spec.ts";
 import { loadCommands } from "./cases.ts";
 import { type Fixture, freshFixture } from "./fixture.ts";
 import { type Outcome, runLocal, runReal } from "./runner.ts";
+import { heartbeatArgs } from "../support/subagent.ts";
 
 /** Each secret with the part that must never be printed. */
 export const SECRETS: Array<[string, string]> = [
@@ -173,14 +174,7 @@ Deno.test("secrets in stored values never come back in warnings or errors of the
     (
       s,
     ) => [
-      "sub-agent",
-      "heartbeat",
-      "--record",
-      fx.record,
-      "--status",
-      "running",
-      "--progress",
-      "1",
+      ...heartbeatArgs(fx.record, "1"),
       "--note",
       s,
     ],
@@ -201,14 +195,7 @@ Deno.test("secrets in stored values never come back in warnings or errors of the
     (
       s,
     ) => [
-      "sub-agent",
-      "heartbeat",
-      "--record",
-      fx.record,
-      "--status",
-      "running",
-      "--progress",
-      "1",
+      ...heartbeatArgs(fx.record, "1"),
       "--note",
       s,
     ],

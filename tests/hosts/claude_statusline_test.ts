@@ -8,6 +8,7 @@ import { join } from "../../lib/infra/std.ts";
 import { CLAUDE } from "./support/hosts.ts";
 import { waitFor, world } from "./support/scenario.ts";
 import { sideAnswer, text, type View } from "./support/standin.ts";
+import { heartbeatArgs } from "../support/subagent.ts";
 
 const DAG = {
   nodes: ["rd-planning", "qa-test-cases", "ui"].map((role, i) => ({
@@ -52,14 +53,7 @@ Deno.test(
     const records: string[] = fanout.data.records;
     for (const record of records) {
       await peaks(
-        "sub-agent",
-        "heartbeat",
-        "--record",
-        record,
-        "--status",
-        "running",
-        "--progress",
-        "30",
+        ...heartbeatArgs(record, "30"),
       );
     }
 

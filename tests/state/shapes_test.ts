@@ -21,7 +21,7 @@ import { scanResultSchemas } from "../../lib/state/scan_result.ts";
 import { overridesSchemas } from "../../lib/state/overrides.ts";
 import { swarmPlanSchemas } from "../../lib/state/swarm_plan.ts";
 import { splitFrontMatter } from "../../lib/request/file.ts";
-import { initWorkspace } from "../support/subagent.ts";
+import { heartbeatArgs, initWorkspace } from "../support/subagent.ts";
 import { runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { rng } from "../support/prng.ts";
@@ -140,14 +140,7 @@ Deno.test("the files a workflow writes pass their shapes, so hot commands never 
   ]);
   const record = String(sent.data.record);
   await run([
-    "sub-agent",
-    "heartbeat",
-    "--record",
-    record,
-    "--status",
-    "running",
-    "--progress",
-    "40",
+    ...heartbeatArgs(record, "40"),
   ]);
   await run([
     "sub-agent",

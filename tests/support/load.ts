@@ -7,7 +7,7 @@
  * channel. bench/load.ts prints the latency distribution; the load test only
  * checks correctness.
  */
-import { recordPathOf } from "./subagent.ts";
+import { heartbeatArgs, recordPathOf } from "./subagent.ts";
 import { baseEnv, peaksArgs } from "./cli.ts";
 import { checkState } from "./state_check.ts";
 import { MAX_HEARTBEATS } from "../../lib/state/record.ts";
@@ -127,14 +127,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       const tick = performance.now();
       const note = `a${agent}-b${i++}`;
       const r = await peaks("heartbeat", [
-        "sub-agent",
-        "heartbeat",
-        "--record",
-        record,
-        "--status",
-        "running",
-        "--progress",
-        String(i % 100),
+        ...heartbeatArgs(record, String(i % 100)),
         "--note",
         note,
       ]);

@@ -153,3 +153,17 @@ export function recordPathOf(root: string, id: string): string {
   }
   throw new Error(`no dispatch record with id ${id} under ${base}`);
 }
+
+/** The words of a running heartbeat at `progress` percent for `record`. */
+export function heartbeatArgs(record: string, progress: string): string[] {
+  return [
+    "sub-agent",
+    "heartbeat",
+    "--record",
+    record,
+    "--status",
+    "running",
+    "--progress",
+    progress,
+  ];
+}

@@ -5,7 +5,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { pool, runPeaks } from "../../support/cli.ts";
 import { tempDir } from "../../support/temp.ts";
-import { initWorkspace, readJson, recordPathOf } from "../../support/subagent.ts";
+import { heartbeatArgs, initWorkspace, readJson, recordPathOf } from "../../support/subagent.ts";
 import { join } from "../../../lib/infra/std.ts";
 
 const CLAUDE = { CLAUDECODE: "1" };
@@ -57,14 +57,7 @@ async function beats(cwd: string, record: string, count: number) {
   const storm = pool(count, 64, (i) =>
     runPeaks(
       [
-        "sub-agent",
-        "heartbeat",
-        "--record",
-        record,
-        "--status",
-        "running",
-        "--progress",
-        String(i % 101),
+        ...heartbeatArgs(record, String(i % 101)),
         "--note",
         `beat ${i}`,
         "--json",

@@ -3,6 +3,7 @@ import { runPeaks } from "../../support/cli.ts";
 import { tempDir, writeText } from "../../support/temp.ts";
 import {
   ago,
+  heartbeatArgs,
   initWorkspace,
   makeRecord,
   readJson,
@@ -14,14 +15,7 @@ import { displayPath } from "../../../lib/workspace/paths.ts";
 function beat(cwd: string, record: string, ...extra: string[]) {
   return runPeaks(
     [
-      "sub-agent",
-      "heartbeat",
-      "--record",
-      record,
-      "--status",
-      "running",
-      "--progress",
-      "40",
+      ...heartbeatArgs(record, "40"),
       ...extra,
       "--json",
     ],
@@ -141,14 +135,7 @@ Deno.test("bad heartbeat values are usage errors naming the flag", async () => {
   assertEquals(result.json.data.allowed, ["running", "finalizing", "done", "failed"]);
   const progress = await runPeaks(
     [
-      "sub-agent",
-      "heartbeat",
-      "--record",
-      "x.json",
-      "--status",
-      "running",
-      "--progress",
-      "101",
+      ...heartbeatArgs("x.json", "101"),
       "--json",
     ],
     { cwd: dir.path },
