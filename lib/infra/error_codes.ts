@@ -82,6 +82,7 @@ export const ERROR_CODES = {
   MISSING_SUBCOMMAND: [[2], "A command group was given without a command.", "Pick a command from the list printed."],
   NOT_A_DIRECTORY: [[1], "A peaks state folder is not a folder.", "Move it aside; peaks recreates the folder."],
   NOT_A_DISPATCH_RECORD: [[2], "The path is not a dispatch record.", "Pass .peaks/_sub_agents/<session-id>/dispatch-*.json."],
+  NOT_A_PROJECT: [[W], "skills install ran in a folder that is no git repository, peaks workspace or project.", "cd into the project or pass --project <path>; use --scope user for every project."],
   NOT_A_REGULAR_FILE: [[1, W], "A state or lock file is not a regular file.", "Move it aside and rerun."],
   NOT_A_SLICE: [[1], "The record has no worktree: it is not a slice.", "Merge only DAG nodes that ran isolated."],
   NOT_DETACHED: [[1], "The record is not a detached dispatch.", "Supervise only records from detached dispatch."],
