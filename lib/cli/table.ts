@@ -13,6 +13,7 @@ export const GROUPS: Record<string, string> = {
   session: "Sessions: the active one, the list, titles.",
   skill: "Skill presence: which skill, mode and gate are active.",
   statusline: "The Claude Code status line: install, remove, render.",
+  hooks: "Host lifecycle hooks: sub-agents opened and closed, the resume line, commits refused.",
   permissions: "The host's allow rule that lets the agent run peaks without asking.",
   "sub-agent":
     "Dispatch sub-agents and track them: records, heartbeats, status, artefacts, channel.",
@@ -80,6 +81,26 @@ export const COMMANDS: CommandEntry[] = [
     name: "permissions uninstall",
     summary: "Remove peaks' allow rule from Claude Code's settings.",
     load: () => import("../commands/permissions/uninstall.ts"),
+  },
+  {
+    name: "hooks install",
+    summary: "Add peaks' lifecycle hooks to a host's settings (idempotent, keeps other hooks).",
+    load: () => import("../commands/hooks/install.ts"),
+  },
+  {
+    name: "hooks uninstall",
+    summary: "Remove peaks' lifecycle hooks from a host's settings; other hooks stay.",
+    load: () => import("../commands/hooks/uninstall.ts"),
+  },
+  {
+    name: "hooks status",
+    summary: "Show which of peaks' lifecycle hooks a host's settings hold.",
+    load: () => import("../commands/hooks/status.ts"),
+  },
+  {
+    name: "hooks run",
+    summary: "Handle one host hook event from stdin (always exits 0).",
+    load: () => import("../commands/hooks/run.ts"),
   },
   // -- sub-agent --
   {
