@@ -88,3 +88,10 @@ Deno.test("the icon is a square PNG of 512 to 2048 pixels, under 2 MB", async ()
   assertEquals(width, height);
   assert(width >= 512 && width <= 2048, `${width} px`);
 });
+
+Deno.test("hooks/hooks.json holds exactly the hooks `peaks hooks install` writes for Claude Code", async () => {
+  const { withOurs } = await import("../../lib/hooks/install.ts");
+  const file = JSON.parse(await Deno.readTextFile(join(REPO, "hooks", "hooks.json")));
+  assertEquals(Object.keys(file).sort(), ["description", "hooks"]);
+  assertEquals(file.hooks, withOurs("claude-code", {}));
+});
