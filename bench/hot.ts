@@ -85,7 +85,7 @@ export function invocation(
     command: [...lane.target.prefix, ...args],
     cwd: lane.project!,
     env,
-    stdin: scenario.stdin,
+    stdin: typeof scenario.stdin === "function" ? scenario.stdin(lane.vars) : scenario.stdin,
   };
 }
 

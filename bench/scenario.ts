@@ -36,7 +36,8 @@ export interface Scenario {
   setup?: (tools: SetupTools) => Promise<Vars | void>;
   /** The timed command line; `run` counts every call in the project, warm-up included. */
   args: string[] | ((vars: Vars, run: number) => string[]);
-  stdin?: string;
+  /** Text on stdin, or made from the setup's values. */
+  stdin?: string | ((vars: Vars) => string);
 }
 
 export function argsFor(scenario: Scenario, vars: Vars, run: number): string[] {

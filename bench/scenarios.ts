@@ -60,6 +60,40 @@ const SESSION_SCENARIOS: Scenario[] = [
   },
 ];
 
+/** `peaks hooks run` as Claude Code runs it: on every Bash call, each sub-agent start, each session start. */
+const HOOK_SCENARIOS: Scenario[] = [
+  {
+    name: "hook-bash",
+    command: "hooks run",
+    shown: "hooks run --host claude-code --event PreToolUse < Bash call",
+    setup: (tools) => midSwarm(tools, "pointer"),
+    args: ["hooks", "run", "--host", "claude-code", "--event", "PreToolUse"],
+    stdin: JSON.stringify({ tool_name: "Bash", tool_input: { command: "npm test" } }),
+  },
+  {
+    name: "hook-agent",
+    command: "hooks run",
+    shown: "hooks run --host claude-code --event PreToolUse < Agent call (mid-swarm)",
+    setup: (tools) => midSwarm(tools, "pointer"),
+    args: ["hooks", "run", "--host", "claude-code", "--event", "PreToolUse"],
+    stdin: (vars) =>
+      JSON.stringify({
+        tool_name: "Agent",
+        tool_input: {
+          prompt: `Run \`peaks sub-agent brief --record ${vars.record}\` and follow it.`,
+        },
+      }),
+  },
+  {
+    name: "hook-session-start",
+    command: "hooks run",
+    shown: "hooks run --host claude-code --event SessionStart (mid-swarm)",
+    setup: (tools) => midSwarm(tools, "pointer"),
+    args: ["hooks", "run", "--host", "claude-code", "--event", "SessionStart"],
+    stdin: JSON.stringify({ hook_event_name: "SessionStart", source: "resume" }),
+  },
+];
+
 const PROJECT_SCENARIOS: Scenario[] = [
   {
     name: "context-check",
@@ -93,5 +127,6 @@ export const SCENARIOS: Scenario[] = [
   ...SESSION_SCENARIOS,
   ...REQUEST_SCENARIOS,
   ...SUBAGENT_SCENARIOS,
+  ...HOOK_SCENARIOS,
   ...PROJECT_SCENARIOS,
 ];
