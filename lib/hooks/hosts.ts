@@ -114,6 +114,7 @@ export const HOOK_HOST_FACTS: Record<HookHost, HookHostFacts> = {
       { event: "sessionStart" },
       { event: "preToolUse" },
       { event: "postToolUse" },
+      { event: "postToolUseFailure" },
       { event: "subagentStart" },
       { event: "subagentStop" },
     ],
