@@ -51,10 +51,20 @@ export function denyAnswer(host: HookHost, event: string, reason: string) {
   }
 }
 
+/**
+ * Claude Code's answer also carries the top-level form: Copilot CLI runs a Claude Code plugin's hooks
+ * but reads only that one, and Claude Code accepts both in one answer.
+ */
 export function contextAnswer(host: HookHost, event: string, text: string) {
-  return HOOK_HOST_FACTS[host].context === "top-level"
-    ? { additionalContext: text }
-    : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
+  const specific = { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
+  switch (HOOK_HOST_FACTS[host].context) {
+    case "top-level":
+      return { additionalContext: text };
+    case "both":
+      return { additionalContext: text, ...specific };
+    default:
+      return specific;
+  }
 }
 
 async function subAgentEvent(

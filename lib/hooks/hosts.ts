@@ -31,7 +31,7 @@ export interface HookHostFacts {
   /** How a tool call is refused. */
   deny: "hook-specific" | "top-level" | "decision";
   /** How text is added to the orchestrator's context at session start. */
-  context: "hook-specific" | "top-level";
+  context: "hook-specific" | "top-level" | "both";
   /** A step the user still takes before the hooks run. */
   note?: string;
 }
@@ -58,7 +58,7 @@ export const HOOK_HOST_FACTS: Record<HookHost, HookHostFacts> = {
     subAgentTools: ["Agent", "Task"],
     shellTools: ["Bash"],
     deny: "hook-specific",
-    context: "hook-specific",
+    context: "both",
   },
   "qwen-code": {
     dialect: "claude",
