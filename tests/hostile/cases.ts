@@ -6,12 +6,14 @@ import { SESSION_CASES } from "./cases_session.ts";
 import { SUBAGENT_CASES } from "./cases_subagent.ts";
 import { PROJECT_CASES } from "./cases_project.ts";
 import { SWARM_CASES } from "./cases_swarm.ts";
+import { HOOKS_CASES } from "./cases_hooks.ts";
 
 export const ALL_CASES: Record<string, CommandCases> = {
   ...SESSION_CASES,
   ...SUBAGENT_CASES,
   ...PROJECT_CASES,
   ...SWARM_CASES,
+  ...HOOKS_CASES,
 };
 
 export interface LoadedCommand {
