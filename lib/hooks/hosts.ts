@@ -6,6 +6,12 @@
  * install`.
  */
 
+import { host as codex } from "../hosts/codex.ts";
+import { host as gemini } from "../hosts/gemini.ts";
+
+const CODEX_TOOL = codex.subAgent!.tool;
+const GEMINI_TOOL = gemini.subAgent!.tool;
+
 export const HOOK_HOSTS = ["claude-code", "qwen-code", "gemini", "codex", "copilot"] as const;
 export type HookHost = (typeof HOOK_HOSTS)[number];
 
@@ -76,10 +82,10 @@ export const HOOK_HOST_FACTS: Record<HookHost, HookHostFacts> = {
     timeoutUnit: "ms",
     events: [
       { event: "SessionStart" },
-      { event: "BeforeTool", matcher: "invoke_agent" },
-      { event: "AfterTool", matcher: "invoke_agent" },
+      { event: "BeforeTool", matcher: GEMINI_TOOL },
+      { event: "AfterTool", matcher: GEMINI_TOOL },
     ],
-    subAgentTools: ["invoke_agent"],
+    subAgentTools: [GEMINI_TOOL],
     shellTools: [],
     deny: "decision",
     context: "hook-specific",
@@ -93,12 +99,12 @@ export const HOOK_HOST_FACTS: Record<HookHost, HookHostFacts> = {
     timeoutUnit: "s",
     events: [
       { event: "SessionStart" },
-      { event: "PreToolUse", matcher: "spawn_agent|Bash" },
-      { event: "PostToolUse", matcher: "spawn_agent" },
+      { event: "PreToolUse", matcher: `${CODEX_TOOL}|Bash` },
+      { event: "PostToolUse", matcher: CODEX_TOOL },
       { event: "SubagentStart" },
       { event: "SubagentStop" },
     ],
-    subAgentTools: ["spawn_agent"],
+    subAgentTools: [CODEX_TOOL],
     shellTools: ["Bash"],
     deny: "hook-specific",
     context: "hook-specific",

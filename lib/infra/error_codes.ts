@@ -120,6 +120,7 @@ export const ERROR_CODES = {
   RUN_ALREADY_SUPERVISED: [[1], "Another supervisor already runs this record.", "Nothing; it was not started twice."],
   SCAN_PARTIAL: [[W], "Part of the project could not be scanned.", "Check the files the warning names."],
   SCAN_UNREADABLE: [[W], "The scan file could not be read.", "Run peaks scan again."],
+  SCOPE_NOT_SUPPORTED: [[1], "The host keeps no hook settings at that scope.", "Use one of the scopes the message lists."],
   SESSION_NOT_FOUND: [[1], "The session does not exist.", "List sessions with peaks session list."],
   SESSION_NOT_RECORDED: [[W], "skip-this-session was stored without a session.", "Run peaks workspace init, then set it again."],
   SETTINGS_INVALID: [[1], "A host settings file is not valid JSON.", "Fix it by hand; peaks does not rewrite it."],
