@@ -72,7 +72,7 @@ export async function auditRecord(
   const [artifacts, commits, inWorktree] = await Promise.all([
     Promise.all([...wanted].map(([path, sha]) => checkOne(project, path, sha))),
     record.gitHead ? commitsSince(project.root, record.gitHead) : Promise.resolve(undefined),
-    record.worktree ? sliceCommits(project.root, record) : Promise.resolve(undefined),
+    record.worktree ? sliceCommits(project, record) : Promise.resolve(undefined),
   ]);
   const shown = displayPath(project.root, recordPath);
   const warnings: Warning[] = [];

@@ -31,9 +31,26 @@ export interface GitOptions {
 }
 
 /**
+ * Settings every git call starts with, above any config file: no file-system
+ * monitor command, no hooks, no untracked cache written back. A config file
+ * that names a command (a repository a sub-agent wrote, say) is never obeyed
+ * for these.
+ */
+export const SAFE_CONFIG = [
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "diff.external=",
+];
+
+/**
  * Every git call peaks makes goes through here: no stdin, optional locks off
- * (a read never rewrites the index), and a git that is missing or not allowed
- * behaves as "outside a repository".
+ * (a read never rewrites the index), no system config, SAFE_CONFIG first, and
+ * a git that is missing or not allowed behaves as "outside a repository".
  */
 export async function runGit(
   cwd: string,
@@ -42,12 +59,12 @@ export async function runGit(
 ): Promise<GitResult> {
   try {
     const result = await new Deno.Command("git", {
-      args,
+      args: [...SAFE_CONFIG, ...args],
       cwd,
       stdin: "null",
       stdout: "piped",
       stderr: options.stderr ? "piped" : "null",
-      env: { GIT_OPTIONAL_LOCKS: "0", ...options.env },
+      env: { GIT_OPTIONAL_LOCKS: "0", GIT_CONFIG_NOSYSTEM: "1", ...options.env },
     }).output();
     const decoder = new TextDecoder();
     return {

@@ -44,8 +44,55 @@ function failed(what: string, result: GitResult): PeaksError {
 
 const SHA = /^[0-9a-f]{40,64}$/;
 
-export async function revParse(cwd: string, rev: string): Promise<string | null> {
-  const result = await runGit(cwd, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
+/**
+ * Where git runs for a slice's checkout: its folder, with the git directory
+ * and work tree given on the command line, so the checkout's own `.git` entry
+ * (a file its sub-agent can rewrite) never chooses the repository or config.
+ */
+export interface SliceGit {
+  cwd: string;
+  args: string[];
+}
+
+/** A folder of the main tree (trusted), or a slice checkout reached through `sliceGit`. */
+export type GitAt = string | SliceGit;
+
+function gitAt(at: GitAt, args: string[], options?: Parameters<typeof runGit>[2]) {
+  return typeof at === "string"
+    ? runGit(at, args, options)
+    : runGit(at.cwd, [...at.args, ...args], options);
+}
+
+function tampered(path: string, why: string): PeaksError {
+  return new PeaksError(
+    "SLICE_GIT_TAMPERED",
+    `The slice worktree ${path} no longer points at the git directory peaks made for it (${why}); peaks runs no git there. Nothing of it is merged; its files stay for you to read.`,
+    { exit: 3, data: { path } },
+  );
+}
+
+/**
+ * The trusted way into a slice checkout: git's admin folder for it is found
+ * from the main repository's side (`<common dir>/worktrees/<name>/gitdir`),
+ * and the checkout's `.git` must be a plain file naming exactly that folder.
+ * Anything else (a `.git` folder from `git init`, a file pointing at a
+ * repository the sub-agent wrote, a symlink) is refused: SLICE_GIT_TAMPERED.
+ */
+export async function sliceGit(place: RepoPlace, path: string): Promise<SliceGit> {
+  const admin = await adminDirOf(place, path);
+  if (!admin) throw tampered(path, "git has no worktree entry for it");
+  const dotGit = join(path, ".git");
+  const info = await Deno.lstat(dotGit).catch(() => null);
+  if (!info?.isFile) throw tampered(path, ".git is not the file git wrote");
+  const text = (await Deno.readTextFile(dotGit).catch(() => "")).slice(0, 4096);
+  const named = /^gitdir: (.+)\n?$/.exec(text)?.[1];
+  const real = named ? await Deno.realPath(resolve(path, named)).catch(() => null) : null;
+  if (real !== admin) throw tampered(path, `.git names ${named ?? "nothing"}`);
+  return { cwd: path, args: [`--git-dir=${admin}`, `--work-tree=${path}`] };
+}
+
+export async function revParse(cwd: GitAt, rev: string): Promise<string | null> {
+  const result = await gitAt(cwd, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
   const sha = result.out.trim();
   return result.ok && SHA.test(sha) ? sha : null;
 }
@@ -61,13 +108,13 @@ export async function treeOf(cwd: string, rev: string): Promise<string | null> {
  * level): tracked changes, untracked files that are not ignored, deletions.
  * Read through a copy of that tree's index, so the index itself is unchanged.
  */
-export async function workingTree(cwd: string, tmpDir: string): Promise<string> {
+export async function workingTree(cwd: GitAt, tmpDir: string): Promise<string> {
   await Deno.mkdir(tmpDir, { recursive: true });
   const tmp = join(tmpDir, `index-${randomHex(8)}`);
   const env = { GIT_INDEX_FILE: tmp };
   try {
-    const where = await runGit(cwd, ["rev-parse", "--git-path", "index"]);
-    const index = resolve(cwd, where.out.trim());
+    const where = await gitAt(cwd, ["rev-parse", "--git-path", "index"]);
+    const index = resolve(typeof cwd === "string" ? cwd : cwd.cwd, where.out.trim());
     if (where.ok && await exists(index)) {
       await Deno.copyFile(index, tmp);
       // An index older than every file makes git compare each entry's content
@@ -76,9 +123,9 @@ export async function workingTree(cwd: string, tmpDir: string): Promise<string> 
       // would otherwise be read as unchanged.
       await Deno.utime(tmp, 1, 1); // not 0: git reads a zero index time as "unknown"
     }
-    const add = await runGit(cwd, ["add", "-A", "--", ".", ...EXCLUDES], { env, stderr: true });
+    const add = await gitAt(cwd, ["add", "-A", "--", ".", ...EXCLUDES], { env, stderr: true });
     if (!add.ok) throw failed("read the working tree", add);
-    const tree = await runGit(cwd, ["write-tree"], { env, stderr: true });
+    const tree = await gitAt(cwd, ["write-tree"], { env, stderr: true });
     if (!tree.ok || !SHA.test(tree.out.trim())) throw failed("write the working tree", tree);
     return tree.out.trim();
   } finally {

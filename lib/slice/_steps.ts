@@ -5,7 +5,7 @@
  * the change as a patch, remove the checkout, drop an interrupted creation.
  */
 import { join } from "../infra/std.ts";
-import type { Warning } from "../infra/errors.ts";
+import { PeaksError, type Warning } from "../infra/errors.ts";
 import { exists, writeFileAtomic } from "../infra/fs/files.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
@@ -13,7 +13,15 @@ import { type DispatchRecord, updateRecord } from "../record/record.ts";
 import { failOpenRecord } from "../record/terminal.ts";
 import { recordFileOf, runNameFor } from "../record/names.ts";
 import type { SliceWorktree } from "../record/worktree.ts";
-import { diffTrees, mergeBase, removeWorktree, revParse, workingTree } from "./_git.ts";
+import {
+  diffTrees,
+  mergeBase,
+  removeWorktree,
+  revParse,
+  type SliceGit,
+  sliceGit,
+  workingTree,
+} from "./_git.ts";
 import { TMP_DIR } from "./create.ts";
 import { inProject, type RepoPlace, sliceNames } from "./place.ts";
 import { isoTime } from "../infra/ids.ts";
@@ -81,9 +89,18 @@ export async function capture(cx: StepContext, entry: SliceEntry): Promise<Slice
     });
     return await setWorktree(cx, entry, { state: "captured", files: [], note: "worktree missing" });
   }
-  const head = await revParse(wt.path, "HEAD");
+  let at: SliceGit;
+  try {
+    at = await sliceGit(cx.place, wt.path);
+  } catch (error) {
+    if (!(error instanceof PeaksError)) throw error;
+    return await refuseCapture(cx, entry, error.message);
+  }
+  const head = await revParse(at, "HEAD");
   const base = wt.base ??
-    (head && entry.record.gitHead ? await mergeBase(wt.path, head, entry.record.gitHead) : null);
+    (head && entry.record.gitHead
+      ? await mergeBase(cx.place.toplevel, head, entry.record.gitHead)
+      : null);
   if (!base) {
     return await setWorktree(cx, entry, {
       state: "conflict",
@@ -95,7 +112,7 @@ export async function capture(cx: StepContext, entry: SliceEntry): Promise<Slice
       },
     });
   }
-  const tree = await workingTree(wt.path, join(cx.place.worktreesRoot, TMP_DIR));
+  const tree = await workingTree(at, join(cx.place.worktreesRoot, TMP_DIR));
   const { patch, files } = await diffTrees(cx.place.toplevel, base, tree);
   const { sessionId, requestId } = entry.record;
   const patchPath = cx.project.layout.slicePatch(
@@ -122,6 +139,22 @@ export async function capture(cx: StepContext, entry: SliceEntry): Promise<Slice
     tree,
     files,
     patch: displayPath(cx.project.root, patchPath),
+  });
+}
+
+/**
+ * A checkout merge-back cannot carry (its git entry was tampered with, it
+ * holds a nested repository): a conflict that names why, the worktree kept.
+ */
+async function refuseCapture(
+  cx: StepContext,
+  entry: SliceEntry,
+  message: string,
+  files: string[] = [],
+): Promise<SliceEntry> {
+  return await setWorktree(cx, entry, {
+    state: "conflict",
+    conflict: { files, with: [], main: false, message },
   });
 }
 

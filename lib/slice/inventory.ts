@@ -18,6 +18,7 @@ import {
   mergeBase,
   removeWorktree,
   revParse,
+  sliceGit,
   workingTree,
   type WorktreeEntry,
 } from "./_git.ts";
@@ -162,13 +163,15 @@ export async function takeInventory(project: Project, place: RepoPlace): Promise
  * and its uncommitted files), as a patch; null when nothing can be read.
  */
 export async function orphanChange(place: RepoPlace, path: string): Promise<Uint8Array | null> {
+  const at = await sliceGit(place, path).catch(() => null);
+  if (!at) return null;
   const [head, main] = await Promise.all([
-    revParse(path, "HEAD"),
+    revParse(at, "HEAD"),
     revParse(place.toplevel, "HEAD"),
   ]);
   if (!head) return null;
   const base = (main ? await mergeBase(place.toplevel, main, head) : null) ?? head;
-  const tree = await workingTree(path, join(place.worktreesRoot, TMP_DIR));
+  const tree = await workingTree(at, join(place.worktreesRoot, TMP_DIR));
   return (await diffTrees(place.toplevel, base, tree)).patch;
 }
 

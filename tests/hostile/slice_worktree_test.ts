@@ -1,0 +1,103 @@
+/**
+ * Attacks a sub-agent can mount from inside its slice worktree against the
+ * orchestrator's finalize, merge and cleanup: a `.git` file pointed at a
+ * repository it wrote (with a command as `core.fsmonitor`), a symlink into
+ * `.git` that a later `--keep slice` would write through, a nested repository
+ * that merge-back cannot carry, and a return JSON that names another worktree.
+ */
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { join } from "../../lib/infra/std.ts";
+import { baseEnv, runPeaks, type RunResult } from "../support/cli.ts";
+import { exists, tempDir } from "../support/temp.ts";
+import { recordPathOf } from "../support/subagent.ts";
+import { git, GIT_ENV, sliceRepo, writeSliceDag } from "../support/slices.ts";
+
+interface World {
+  root: string;
+  env: Record<string, string>;
+  sid: string;
+}
+
+async function world(root: string): Promise<World> {
+  const sid = await sliceRepo(root);
+  const env = { ...(await baseEnv({ cwd: root })), ...GIT_ENV };
+  return { root, env, sid };
+}
+
+function peaks(w: World, args: string[]): Promise<RunResult> {
+  return runPeaks([...args, "--json"], { cwd: w.root, env: w.env });
+}
+
+interface Slice {
+  record: string;
+  path: string;
+}
+
+/** Sends out one slice per node (worktrees under .git) and returns where each one works. */
+async function sendSlices(w: World, nodes: string[], batch = "b1"): Promise<Record<string, Slice>> {
+  const dag = await writeSliceDag(w.root, w.sid, nodes.map((id) => ({ id, owns: [] })));
+  const sent = await peaks(w, [
+    "sub-agent",
+    "dispatch",
+    "--from-dag",
+    dag,
+    "--batch-id",
+    batch,
+    "--request-id",
+    "r1",
+    "--ide",
+    "cursor",
+  ]);
+  assertEquals(sent.code, 0, sent.stdout + sent.stderr);
+  const out: Record<string, Slice> = {};
+  for (const s of sent.json.data.slices) {
+    const abs = join(w.root, recordPathOf(w.root, s.record));
+    const parsed = JSON.parse(await Deno.readTextFile(abs));
+    out[s.node] = { record: abs, path: parsed.worktree.path };
+  }
+  return out;
+}
+
+async function done(w: World, slice: Slice, result?: Record<string, unknown>): Promise<void> {
+  const args = ["sub-agent", "heartbeat", "--record", slice.record, "--status", "done"];
+  const beat = await peaks(w, [...args, "--progress", "100"]);
+  assertEquals(beat.code, 0, beat.stdout);
+  if (result) {
+    const rec = JSON.parse(await Deno.readTextFile(slice.record));
+    await Deno.writeTextFile(slice.record, JSON.stringify({ ...rec, result }, null, 2));
+  }
+}
+
+function finalize(w: World, slice: Slice): Promise<RunResult> {
+  return peaks(w, ["sub-agent", "finalize", "--record", slice.record, "--outcome", "done"]);
+}
+
+/** A repository the sub-agent wrote, whose config runs a command (touching `marker`) on any status. */
+async function evilRepo(dir: string, marker: string): Promise<void> {
+  await git(dir, "init", "-q", "-b", "main");
+  const hook = join(dir, "hook.sh");
+  await Deno.writeTextFile(hook, `#!/bin/sh\ntouch '${marker}'\n`);
+  await Deno.chmod(hook, 0o755);
+  await git(dir, "config", "core.fsmonitor", hook);
+  await git(dir, "config", "core.hooksPath", dir);
+}
+
+Deno.test("a slice that rewrites its .git file to a repository it controls runs nothing at finalize, merge or cleanup", async () => {
+  await using tmp = await tempDir("peaks-hostile-gitfile-");
+  const w = await world(tmp.path);
+  const { a } = await sendSlices(w, ["a"]);
+  const marker = join(tmp.path, "PWNED");
+  const evil = join(a.path, "evil");
+  await Deno.mkdir(evil);
+  await evilRepo(evil, marker);
+  await Deno.writeTextFile(join(a.path, ".git"), `gitdir: ${join(evil, ".git")}\n`);
+  await Deno.writeTextFile(join(a.path, "src", "a.txt"), "from a\n");
+  await done(w, a);
+  const fin = await finalize(w, a);
+  await peaks(w, ["sub-agent", "merge", "--record", a.record, "--keep", "main"]);
+  await peaks(w, ["sub-agent", "cleanup"]);
+  assert(!(await exists(marker)), `git ran the slice's fsmonitor: ${fin.stdout}`);
+  // Refused, named, and nothing of it merged.
+  assert(!(await exists(join(tmp.path, "src", "a.txt"))), fin.stdout);
+  assertStringIncludes(fin.stdout, ".git");
+});
