@@ -169,19 +169,31 @@ export async function mergeBase(cwd: string, a: string, b: string): Promise<stri
 
 const DIFF = ["--no-renames", "--no-ext-diff", "--no-textconv", "--no-color"];
 
-/** The patch from `base` to `tree` (binary-safe, full hashes) and the files it changes. */
+/**
+ * The patch from `base` to `tree` (binary-safe, full hashes), the files it
+ * changes, and those of them that are nested repositories (gitlinks, mode
+ * 160000): a patch carries only their commit, never their files.
+ */
 export async function diffTrees(
   cwd: string,
   base: string,
   tree: string,
-): Promise<{ patch: Uint8Array; files: string[] }> {
-  const [patch, names] = await Promise.all([
+): Promise<{ patch: Uint8Array; files: string[]; gitlinks: string[] }> {
+  const [patch, raw] = await Promise.all([
     runGit(cwd, ["diff", "--binary", "--full-index", ...DIFF, base, tree], { stderr: true }),
-    runGit(cwd, ["diff", "--name-only", "-z", ...DIFF, base, tree], { stderr: true }),
+    runGit(cwd, ["diff", "--raw", "-z", "--no-abbrev", ...DIFF, base, tree], { stderr: true }),
   ]);
   if (!patch.ok) throw failed("make the slice's patch", patch);
-  if (!names.ok) throw failed("list the slice's files", names);
-  return { patch: patch.bytes, files: names.out.split("\0").filter(Boolean) };
+  if (!raw.ok) throw failed("list the slice's files", raw);
+  const files: string[] = [];
+  const gitlinks: string[] = [];
+  const parts = raw.out.split("\0");
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const [, newMode] = parts[i].replace(/^\n?:/, "").split(" ");
+    files.push(parts[i + 1]);
+    if (newMode === "160000") gitlinks.push(parts[i + 1]);
+  }
+  return { patch: patch.bytes, files, gitlinks };
 }
 
 /** A file name as a literal `--include`/`--exclude` pattern. */
@@ -307,7 +319,15 @@ export async function blobAt(
   const entry = listed.out.split("\0").find((e) => e.endsWith(`\t${file}`));
   if (!listed.ok || !entry) return null;
   const [mode, type, sha] = entry.slice(0, entry.indexOf("\t")).split(" ");
-  if (type !== "blob") return null;
+  if (type !== "blob") {
+    throw new PeaksError(
+      "SLICE_UNSAFE_PATH",
+      `${file} is a ${
+        type === "commit" ? "nested repository" : type
+      } in the slice, not a file; merge-back cannot carry it.`,
+      { exit: 3, data: { file } },
+    );
+  }
   const blob = await runGit(cwd, ["cat-file", "blob", sha]);
   if (!blob.ok) return null;
   return { mode, bytes: blob.bytes };

@@ -113,7 +113,19 @@ export async function capture(cx: StepContext, entry: SliceEntry): Promise<Slice
     });
   }
   const tree = await workingTree(at, join(cx.place.worktreesRoot, TMP_DIR));
-  const { patch, files } = await diffTrees(cx.place.toplevel, base, tree);
+  const { patch, files, gitlinks } = await diffTrees(cx.place.toplevel, base, tree);
+  if (gitlinks.length) {
+    return await refuseCapture(
+      cx,
+      entry,
+      `the worktree ${wt.path} holds ${gitlinks.length} nested git repositor${
+        gitlinks.length === 1 ? "y" : "ies"
+      } (${
+        gitlinks.slice(0, 5).join(", ")
+      }), which merge-back cannot carry; nothing was merged and the worktree stays. Copy their files into the main tree yourself (or add them as submodules), then choose --keep main`,
+      gitlinks.slice(0, 100),
+    );
+  }
   const { sessionId, requestId } = entry.record;
   const patchPath = cx.project.layout.slicePatch(
     sessionId,

@@ -9,9 +9,8 @@
  *               the next `--from-dag` call sends it out on top of the main tree
  *               as it is now (its prompt names the earlier patch).
  */
-import { join } from "../infra/std.ts";
+import { dirname, join } from "../infra/std.ts";
 import { PeaksError } from "../infra/errors.ts";
-import { guardPath } from "../infra/fs/guard.ts";
 import { resolve } from "../infra/std.ts";
 import { writeFileAtomic } from "../infra/fs/files.ts";
 import { applyPatch, blobAt } from "./_git.ts";
@@ -76,23 +75,64 @@ async function keepSliceFiles(cx: StepContext, entry: SliceEntry): Promise<void>
       );
     }
   }
+  const targets = [];
   for (const file of files) {
-    const target = await guardPath(cx.place.toplevel, cx.place.toplevel, file, { flag: "keep" });
-    const blob = wt.tree ? await blobAt(cx.place.toplevel, wt.tree, file) : null;
-    if (!blob) {
-      await Deno.remove(target).catch(() => {});
-    } else if (blob.mode === "120000") {
-      await Deno.remove(target).catch(() => {});
-      await Deno.symlink(new TextDecoder().decode(blob.bytes), target);
-    } else {
-      await Deno.mkdir(join(target, ".."), { recursive: true });
-      await writeFileAtomic(target, blob.bytes, { mode: blob.mode === "100755" ? 0o755 : 0o644 });
-    }
+    const target = await safeTarget(cx.place.toplevel, file);
+    targets.push({ target, blob: wt.tree ? await blobAt(cx.place.toplevel, wt.tree, file) : null });
   }
+  for (const { target, blob } of targets) await writeSliceFile(target, blob);
   if (
     patch && rest.length &&
     !(await applyPatch(cx.place, patch, { check: true, reverse: true, exclude: files })).ok
   ) {
     await applyPatch(cx.place, patch, { exclude: files });
+  }
+}
+
+function unsafe(file: string, why: string): PeaksError {
+  return new PeaksError(
+    "SLICE_UNSAFE_PATH",
+    `--keep slice will not write ${file}: ${why}. Nothing was written; choose --keep main or --redo, or copy the file yourself.`,
+    { exit: 3, data: { file } },
+  );
+}
+
+/**
+ * Where a kept file goes, checked without following anything: no `.git`,
+ * `.` or `..` part, and every folder on the way a real folder (a symlink,
+ * which another slice may have merged, is never written through).
+ */
+export async function safeTarget(toplevel: string, file: string): Promise<string> {
+  const parts = file.split("/");
+  if (parts.some((p) => p === "" || p === "." || p === ".." || p.toLowerCase() === ".git")) {
+    throw unsafe(file, "its path leaves the tree or enters .git");
+  }
+  let dir = toplevel;
+  for (const part of parts.slice(0, -1)) {
+    dir = join(dir, part);
+    const info = await Deno.lstat(dir).catch(() => null);
+    if (!info) break; // created below, one real folder at a time
+    if (!info.isDirectory) throw unsafe(file, `${part} on its way is a symlink or a file`);
+  }
+  const info = await Deno.lstat(join(toplevel, ...parts)).catch(() => null);
+  if (info?.isDirectory) throw unsafe(file, "a folder stands there");
+  return join(toplevel, ...parts);
+}
+
+/** Writes (or removes) one kept file in place of whatever entry is there, never through it. */
+async function writeSliceFile(
+  target: string,
+  blob: { mode: string; bytes: Uint8Array } | null,
+): Promise<void> {
+  if (!blob) {
+    await Deno.remove(target).catch(() => {});
+    return;
+  }
+  await Deno.mkdir(dirname(target), { recursive: true });
+  if (blob.mode === "120000") {
+    await Deno.remove(target).catch(() => {});
+    await Deno.symlink(new TextDecoder().decode(blob.bytes), target);
+  } else {
+    await writeFileAtomic(target, blob.bytes, { mode: blob.mode === "100755" ? 0o755 : 0o644 });
   }
 }
