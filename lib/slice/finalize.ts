@@ -12,7 +12,8 @@ import type { Project } from "../workspace/project.ts";
 import { type DispatchRecord, updateExistingRecord } from "../record/record.ts";
 import { requirePlace, settleBatch, type SliceStep } from "./merge.ts";
 import { repoWorktrees } from "./inventory.ts";
-import { repoPlace } from "./place.ts";
+import { HOST_WORKTREES_DIR, type RepoPlace, repoPlace } from "./place.ts";
+import { basename, dirname, join } from "../infra/std.ts";
 import { conflictCommands } from "./commands.ts";
 import { isoTime } from "../infra/ids.ts";
 
@@ -53,6 +54,15 @@ export async function attachHostWorktree(
   });
   const real = await Deno.realPath(lexical);
   const listed = (await repoWorktrees(place)).find((w) => w.path === real);
+  if (listed && !isHostMade(place, real, wt.path)) {
+    throw new PeaksError(
+      "WORKTREE_NOT_THE_SLICE",
+      `${raw} is not the worktree the host made for this slice: only a folder directly under .claude/worktrees/ (the host's own, never peaks-…) is taken${
+        wt.path ? `, and this record already names ${wt.path}` : ""
+      }. Nothing was merged or removed.`,
+      { exit: 2, data: { flag: "worktree", path: raw } },
+    );
+  }
   if (!listed || real === place.toplevel) {
     throw new PeaksError(
       "WORKTREE_NOT_FOUND",
@@ -76,6 +86,23 @@ export async function attachHostWorktree(
     };
     return { value: next, result: next };
   });
+}
+
+/**
+ * A worktree the host made for a slice: directly in `.claude/worktrees/` of
+ * the top level or of the project, not one of peaks' own roots there, and the
+ * one the record names once it names one. A user's own linked worktrees are
+ * none of these.
+ */
+function isHostMade(place: RepoPlace, real: string, recorded: string | null): boolean {
+  if (recorded) return recorded === real;
+  const parent = dirname(real);
+  const name = basename(real);
+  const roots = [
+    join(place.toplevel, ...HOST_WORKTREES_DIR),
+    dirname(place.hostWorktreesRoot),
+  ];
+  return roots.includes(parent) && !name.startsWith("peaks-");
 }
 
 export interface SettledSlices {

@@ -101,3 +101,93 @@ Deno.test("a slice that rewrites its .git file to a repository it controls runs 
   assert(!(await exists(join(tmp.path, "src", "a.txt"))), fin.stdout);
   assertStringIncludes(fin.stdout, ".git");
 });
+
+Deno.test("a nested repository in a slice is refused and its worktree kept, never reported merged", async () => {
+  await using tmp = await tempDir("peaks-hostile-nested-");
+  const w = await world(tmp.path);
+  const { a } = await sendSlices(w, ["a"]);
+  const vendor = join(a.path, "vendor", "lib");
+  await Deno.mkdir(vendor, { recursive: true });
+  await git(vendor, "init", "-q", "-b", "main");
+  await Deno.writeTextFile(join(vendor, "only-copy.txt"), "precious\n");
+  await git(vendor, "add", "only-copy.txt");
+  await git(vendor, "commit", "-q", "-m", "vendored");
+  await done(w, a);
+  const fin = await finalize(w, a);
+  assertEquals(fin.code, 3, fin.stdout);
+  assertStringIncludes(fin.stdout, "vendor/lib");
+  assert(await exists(join(vendor, "only-copy.txt")), "the only copy was deleted");
+  const rec = JSON.parse(await Deno.readTextFile(a.record));
+  assertEquals(rec.worktree.state, "conflict");
+});
+
+Deno.test("--keep slice never writes through a symlink another slice merged into .git", async () => {
+  await using tmp = await tempDir("peaks-hostile-symlink-");
+  const w = await world(tmp.path);
+  const { a, b } = await sendSlices(w, ["a", "b"]);
+  await Deno.symlink(".git/hooks", join(a.path, "h"));
+  await Deno.writeTextFile(join(a.path, "src", "shared.txt"), "from a\n");
+  await Deno.mkdir(join(b.path, "h"));
+  await Deno.writeTextFile(join(b.path, "h", "post-checkout"), "#!/bin/sh\necho pwned\n");
+  await Deno.writeTextFile(join(b.path, "src", "shared.txt"), "from b\n");
+  await done(w, a);
+  await done(w, b);
+  assertEquals((await finalize(w, a)).code, 0);
+  const fin = await finalize(w, b);
+  assertEquals(fin.code, 3, fin.stdout);
+  const keep = await peaks(w, ["sub-agent", "merge", "--record", b.record, "--keep", "slice"]);
+  assert(
+    !(await exists(join(tmp.path, ".git", "hooks", "post-checkout"))),
+    `wrote into .git/hooks: ${keep.stdout}`,
+  );
+  assert(keep.code !== 0, keep.stdout);
+  assertStringIncludes(keep.stdout, "h/post-checkout");
+});
+
+Deno.test("a return JSON naming the user's own linked worktree cannot make finalize merge or remove it", async () => {
+  await using tmp = await tempDir("peaks-hostile-claim-");
+  const w = await world(tmp.path);
+  const user = join(tmp.path, "mine");
+  await Deno.writeTextFile(join(tmp.path, ".gitignore"), "mine/\n");
+  await git(tmp.path, "add", ".gitignore");
+  await git(tmp.path, "commit", "-q", "-m", "ignore mine");
+  await git(tmp.path, "worktree", "add", "-q", "-b", "my-work", user);
+  await Deno.writeTextFile(join(user, "work.txt"), "mine\n");
+  const dag = await writeSliceDag(w.root, w.sid, [{ id: "a", owns: [] }]);
+  const sent = await peaks(w, [
+    "sub-agent",
+    "dispatch",
+    "--from-dag",
+    dag,
+    "--batch-id",
+    "b1",
+    "--request-id",
+    "r1",
+    "--ide",
+    "claude-code",
+  ]);
+  assertEquals(sent.code, 0, sent.stdout);
+  const record = join(w.root, recordPathOf(w.root, sent.json.data.slices[0].record));
+  assertEquals(JSON.parse(await Deno.readTextFile(record)).worktree.kind, "host");
+  await done(w, { record, path: "" });
+  const fin = await peaks(w, [
+    "sub-agent",
+    "finalize",
+    "--record",
+    record,
+    "--outcome",
+    "done",
+    "--result-json",
+    JSON.stringify({
+      role: "rd-a",
+      rid: "r1",
+      status: "ok",
+      artefacts: [],
+      warnings: [],
+      worktree: user,
+    }),
+  ]);
+  assert(await exists(join(user, "work.txt")), `the user's worktree was removed: ${fin.stdout}`);
+  assert(!(await exists(join(tmp.path, "work.txt"))), "the user's worktree was merged");
+  assert(fin.code !== 0, fin.stdout);
+});
