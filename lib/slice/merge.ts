@@ -23,6 +23,7 @@ import { isTerminal } from "../state/record.ts";
 import type { SliceConflict, WorktreeState } from "../record/worktree.ts";
 import { isSettled } from "../record/worktree.ts";
 import { applyPatch } from "./_git.ts";
+import { applyAtomically } from "./_apply.ts";
 import {
   capture,
   dropInterrupted,
@@ -208,8 +209,32 @@ async function mergeOne(
   entry = await setWorktree(cx, entry, { state: "merging" });
   const patch = resolve(cx.project.root, wt.patch);
   const check = await applyPatch(cx.place, patch, { check: true });
-  if (check.ok && (await applyPatch(cx.place, patch)).ok) return await merged(cx, entry);
+  if (check.ok) {
+    const applied = await applyAtomically(cx.place, patch, wt.files);
+    if (applied.ok) return await merged(cx, entry);
+    if (applied.err) return await notWritten(cx, entry, applied.err);
+  }
   return await conflicted(cx, entry, all);
+}
+
+/**
+ * The patch applies but could not be written (a full disk, a path merge-back
+ * refuses): a conflict that says so; every file of the main tree is as before.
+ */
+async function notWritten(
+  cx: StepContext,
+  entry: SliceEntry,
+  err: string,
+): Promise<{ entry: SliceEntry; action: StepAction }> {
+  const wt = entry.record.worktree;
+  const message = `slice ${
+    wt.node ?? entry.record.role
+  } could not be written to the main tree (${err}); nothing of it was applied`;
+  const next = await setWorktree(cx, entry, {
+    state: "conflict",
+    conflict: { files: wt.files.slice(0, 100), with: [], main: true, message },
+  });
+  return { entry: next, action: "conflict" };
 }
 
 async function merged(
@@ -280,7 +305,7 @@ async function finishMerging(
     if (!open.ok) return await conflicted(cx, entry, all);
     pending.push(file);
   }
-  if (pending.length && !(await applyPatch(cx.place, patch, { include: pending })).ok) {
+  if (pending.length && !(await applyAtomically(cx.place, patch, pending)).ok) {
     return await conflicted(cx, entry, all);
   }
   return await merged(cx, entry);

@@ -9,11 +9,12 @@
  *               the next `--from-dag` call sends it out on top of the main tree
  *               as it is now (its prompt names the earlier patch).
  */
-import { dirname, join } from "../infra/std.ts";
+import { dirname } from "../infra/std.ts";
 import { PeaksError } from "../infra/errors.ts";
 import { resolve } from "../infra/std.ts";
 import { writeFileAtomic } from "../infra/fs/files.ts";
 import { applyPatch, blobAt } from "./_git.ts";
+import { applyAtomically, safeTarget } from "./_apply.ts";
 import { removeCheckout, setWorktree, type SliceEntry, type StepContext } from "./_steps.ts";
 
 export type Resolution = "keep-main" | "keep-slice" | "redo";
@@ -85,38 +86,15 @@ async function keepSliceFiles(cx: StepContext, entry: SliceEntry): Promise<void>
     patch && rest.length &&
     !(await applyPatch(cx.place, patch, { check: true, reverse: true, exclude: files })).ok
   ) {
-    await applyPatch(cx.place, patch, { exclude: files });
+    const applied = await applyAtomically(cx.place, patch, rest);
+    if (!applied.ok) {
+      throw new PeaksError(
+        "SLICE_APPLY_FAILED",
+        `The rest of the slice's patch could not be written (${applied.err}); the kept files are written, every other file is as before. Free the cause and run this again.`,
+        { exit: 3, data: { patch: wt.patch } },
+      );
+    }
   }
-}
-
-function unsafe(file: string, why: string): PeaksError {
-  return new PeaksError(
-    "SLICE_UNSAFE_PATH",
-    `--keep slice will not write ${file}: ${why}. Nothing was written; choose --keep main or --redo, or copy the file yourself.`,
-    { exit: 3, data: { file } },
-  );
-}
-
-/**
- * Where a kept file goes, checked without following anything: no `.git`,
- * `.` or `..` part, and every folder on the way a real folder (a symlink,
- * which another slice may have merged, is never written through).
- */
-export async function safeTarget(toplevel: string, file: string): Promise<string> {
-  const parts = file.split("/");
-  if (parts.some((p) => p === "" || p === "." || p === ".." || p.toLowerCase() === ".git")) {
-    throw unsafe(file, "its path leaves the tree or enters .git");
-  }
-  let dir = toplevel;
-  for (const part of parts.slice(0, -1)) {
-    dir = join(dir, part);
-    const info = await Deno.lstat(dir).catch(() => null);
-    if (!info) break; // created below, one real folder at a time
-    if (!info.isDirectory) throw unsafe(file, `${part} on its way is a symlink or a file`);
-  }
-  const info = await Deno.lstat(join(toplevel, ...parts)).catch(() => null);
-  if (info?.isDirectory) throw unsafe(file, "a folder stands there");
-  return join(toplevel, ...parts);
 }
 
 /** Writes (or removes) one kept file in place of whatever entry is there, never through it. */

@@ -191,3 +191,85 @@ Deno.test("a return JSON naming the user's own linked worktree cannot make final
   assert(!(await exists(join(tmp.path, "work.txt"))), "the user's worktree was merged");
   assert(fin.code !== 0, fin.stdout);
 });
+
+/** A tmpfs of `mb` MiB at a fresh folder, or null where mounting is not allowed (not root). */
+async function tmpfs(
+  mb: number,
+): Promise<{ path: string; [Symbol.asyncDispose](): Promise<void> } | null> {
+  if (Deno.build.os !== "linux" || Deno.uid() !== 0) return null;
+  const path = await Deno.makeTempDir({ prefix: "peaks-full-" });
+  const mount = await new Deno.Command("mount", {
+    args: ["-t", "tmpfs", "-o", `size=${mb}m`, "tmpfs", path],
+    stdout: "null",
+    stderr: "null",
+  }).output().catch(() => null);
+  if (!mount?.success) {
+    await Deno.remove(path);
+    return null;
+  }
+  return {
+    path,
+    async [Symbol.asyncDispose]() {
+      await new Deno.Command("umount", { args: [path] }).output();
+      await Deno.remove(path, { recursive: true });
+    },
+  };
+}
+
+/** Fills the file system of `dir` up to `spare` bytes. */
+async function fill(dir: string, spare: number): Promise<void> {
+  const file = await Deno.open(join(dir, "filler"), { write: true, create: true });
+  const block = new Uint8Array(64 * 1024);
+  try {
+    while (true) await file.write(block);
+  } catch {
+    // the disk is full
+  } finally {
+    file.close();
+  }
+  const size = (await Deno.stat(join(dir, "filler"))).size;
+  await Deno.truncate(join(dir, "filler"), Math.max(0, size - spare));
+}
+
+const noise = (n: number, seed: number) =>
+  Uint8Array.from({ length: n }, (_, i) => (i * 2654435761 + seed * 40503) >>> 13 & 0xff);
+
+const same = (x: Uint8Array, y: Uint8Array) =>
+  x.length === y.length && x.every((v, i) => v === y[i]);
+
+Deno.test({
+  name: "a full disk during merge-back leaves the user's file whole and the slice's patch kept",
+  ignore: Deno.build.os !== "linux" || Deno.uid() !== 0,
+  async fn() {
+    await using disk = await tmpfs(24);
+    if (!disk) return;
+    const root = join(disk.path, "repo");
+    await Deno.mkdir(root);
+    const w = await world(root);
+    const original = noise(1_500_000, 1);
+    // An uncommitted file of the user's, which the slice rewrites.
+    await Deno.writeFile(join(root, "src", "big.bin"), original);
+    const { a, b } = await sendSlices(w, ["a", "b"]);
+    await Deno.writeTextFile(join(a.path, "src", "a.txt"), "from a\n");
+    // a's copy of the file shares the main tree's blocks, so removing a's checkout frees nothing.
+    await Deno.remove(join(a.path, "src", "big.bin"));
+    await Deno.link(join(root, "src", "big.bin"), join(a.path, "src", "big.bin"));
+    await Deno.writeFile(join(b.path, "src", "big.bin"), noise(1_500_000, 2));
+    await done(w, a);
+    await done(w, b);
+    // b is captured now (its patch written) and waits for a, which comes first.
+    assertEquals((await finalize(w, b)).code, 0);
+    await fill(disk.path, 256 * 1024);
+    const fin = await finalize(w, a);
+    await Deno.remove(join(disk.path, "filler"));
+    const now = await Deno.readFile(join(root, "src", "big.bin"));
+    assertEquals(now.length, original.length, `the user's file was truncated: ${fin.stdout}`);
+    assert(same(now, original), `the user's file changed: ${fin.stdout}`);
+    const rec = JSON.parse(await Deno.readTextFile(b.record));
+    assertEquals(rec.worktree.state, "conflict", fin.stdout);
+    assert(await exists(join(root, rec.worktree.patch)), "the patch is gone");
+    const keep = await peaks(w, ["sub-agent", "merge", "--record", b.record, "--keep", "main"]);
+    assertEquals(keep.code, 0, keep.stdout);
+    assert(same(await Deno.readFile(join(root, "src", "big.bin")), original));
+  },
+});
