@@ -161,6 +161,12 @@ export interface Commit {
 }
 
 export const COMMITS_SHOWN = 50;
+/** A commit subject is shown up to this many characters (one reached megabytes). */
+export const SUBJECT_MAX = 200;
+
+function clip(subject: string): string {
+  return subject.length > SUBJECT_MAX ? `${subject.slice(0, SUBJECT_MAX - 1)}…` : subject;
+}
 
 /**
  * Commits reachable from `until` (HEAD) but not from `since`, newest first (at
@@ -175,7 +181,8 @@ export async function commitsSince(
   const result = await git(root, [
     "log",
     `--max-count=${COMMITS_SHOWN}`,
-    "--format=%H %s",
+    // git cuts the subject itself, so a subject of megabytes is never read whole.
+    `--format=%H %<(${SUBJECT_MAX},trunc)%s`,
     `${since}..${until}`,
     "--",
   ]);
@@ -184,7 +191,7 @@ export async function commitsSince(
     const space = line.indexOf(" ");
     return space === -1
       ? { sha: line, subject: "" }
-      : { sha: line.slice(0, space), subject: line.slice(space + 1) };
+      : { sha: line.slice(0, space), subject: clip(line.slice(space + 1).trimEnd()) };
   });
 }
 

@@ -147,7 +147,7 @@ export function sliceConflict(
   const rows = conflicts.map((c) => ({
     recordPath: c.recordPath,
     node: c.node,
-    files: c.conflict?.files ?? [],
+    files: (c.conflict?.files ?? []).slice(0, 100),
     with: c.conflict?.with ?? [],
     main: c.conflict?.main ?? false,
     patch: c.patch,

@@ -50,7 +50,9 @@ export interface SliceStep {
   role: string;
   state: WorktreeState;
   action: StepAction;
+  /** The first FILES_SHOWN files; `filesTotal` counts them all (the record keeps the full list). */
   files: string[];
+  filesTotal: number;
   patch: string | null;
   worktree: string | null;
   conflict: SliceConflict | null;
@@ -62,6 +64,8 @@ export interface PassResult {
 }
 
 const LOCK_TIMEOUT_MS = 120_000;
+/** Files an envelope lists per slice; the record and the patch hold them all. */
+export const FILES_SHOWN = 100;
 
 export async function requirePlace(project: Project): Promise<RepoPlace> {
   const place = await repoPlace(project);
@@ -86,10 +90,13 @@ export function stepOf(cx: StepContext, entry: SliceEntry, action: StepAction): 
     role: entry.record.role,
     state: wt.state,
     action,
-    files: wt.files,
+    files: wt.files.slice(0, FILES_SHOWN),
+    filesTotal: wt.files.length,
     patch: wt.patch,
     worktree: wt.removedAt ? null : wt.path,
-    conflict: wt.conflict,
+    conflict: wt.conflict
+      ? { ...wt.conflict, files: wt.conflict.files.slice(0, FILES_SHOWN) }
+      : null,
   };
 }
 
@@ -245,6 +252,37 @@ async function merged(
   return { entry: await removeCheckout(cx, done), action: "merged" };
 }
 
+/**
+ * The files of a patch that do not apply, from one `git apply --check` (it
+ * checks every file and names each one it refuses), so the cost grows with
+ * the patch, not with its square. Falls back to a bounded check per file
+ * when git's messages name none of them.
+ */
+async function refusedFiles(cx: StepContext, patch: string, all: string[]): Promise<string[]> {
+  const known = new Set(all);
+  const check = await applyPatch(cx.place, patch, { check: true });
+  if (check.ok) return [];
+  const named = new Set<string>();
+  for (const line of check.err.split("\n")) {
+    if (!line.startsWith("error: ")) continue;
+    const text = line.slice(7);
+    const special = /^patch failed: (.*):\d+$/.exec(text)?.[1] ??
+      /^affected file '(.*)' is beyond a symbolic link$/.exec(text)?.[1];
+    if (special !== undefined && known.has(special)) named.add(special);
+    for (let at = text.indexOf(": "); at !== -1; at = text.indexOf(": ", at + 1)) {
+      if (known.has(text.slice(0, at))) named.add(text.slice(0, at));
+    }
+  }
+  if (named.size) return all.filter((f) => named.has(f));
+  const files: string[] = [];
+  for (const file of all.slice(0, PER_FILE_CHECKS)) {
+    if (!(await applyPatch(cx.place, patch, { check: true, include: [file] })).ok) files.push(file);
+  }
+  return files;
+}
+
+const PER_FILE_CHECKS = 200;
+
 /** Which files refuse, and which merged slices of the batch (or the main tree) changed them. */
 async function conflicted(
   cx: StepContext,
@@ -253,10 +291,7 @@ async function conflicted(
 ): Promise<{ entry: SliceEntry; action: StepAction }> {
   const wt = entry.record.worktree;
   const patch = resolve(cx.project.root, wt.patch!);
-  const files: string[] = [];
-  for (const file of wt.files) {
-    if (!(await applyPatch(cx.place, patch, { check: true, include: [file] })).ok) files.push(file);
-  }
+  const files = await refusedFiles(cx, patch, wt.files);
   const others = all.filter((o) =>
     o.path !== entry.path && o.record.worktree.state === "merged" &&
     o.record.worktree.files.some((f) => files.includes(f))

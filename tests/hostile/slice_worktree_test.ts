@@ -273,3 +273,25 @@ Deno.test({
     assert(same(await Deno.readFile(join(root, "src", "big.bin")), original));
   },
 });
+
+Deno.test("a slice of many files: the envelope lists a bounded number, and the conflict names exactly the refused file", async () => {
+  await using tmp = await tempDir("peaks-hostile-many-");
+  const w = await world(tmp.path);
+  const { a } = await sendSlices(w, ["a"]);
+  for (let i = 0; i < 300; i++) {
+    await Deno.writeTextFile(join(a.path, "src", `f${i}.txt`), `${i}\n`);
+  }
+  await Deno.writeTextFile(join(a.path, "src", "shared.txt"), "from a\n");
+  await Deno.writeTextFile(join(tmp.path, "src", "shared.txt"), "the user's\n");
+  await done(w, a);
+  const fin = await finalize(w, a);
+  assertEquals(fin.code, 3, fin.stdout.slice(0, 2000));
+  const row = fin.json.data.conflicts[0];
+  assertEquals(row.files, ["src/shared.txt"]);
+  const rec = JSON.parse(await Deno.readTextFile(a.record));
+  assertEquals(rec.worktree.files.length, 301);
+  const list = await peaks(w, ["sub-agent", "merge", "--record", a.record, "--keep", "main"]);
+  assertEquals(list.code, 0, list.stdout.slice(0, 2000));
+  assert(list.json.data.slice.files.length <= 100, `${list.json.data.slice.files.length}`);
+  assertEquals(list.json.data.slice.filesTotal, 301);
+});

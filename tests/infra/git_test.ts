@@ -1,4 +1,4 @@
-import { assertEquals } from "@std/assert";
+import { assert, assertEquals } from "@std/assert";
 import { readGitHead } from "../../lib/infra/git.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -47,4 +47,30 @@ Deno.test("HEAD read from the .git folder matches what git says: loose, packed, 
 
   await using none = await tempDir();
   assertEquals(await readGitHead(none.path), null);
+});
+
+Deno.test("commit subjects are clipped: a subject of a megabyte comes back at most SUBJECT_MAX long", async () => {
+  const { commitsSince, SUBJECT_MAX } = await import("../../lib/infra/git.ts");
+  const dir = await Deno.makeTempDir({ prefix: "peaks-subject-" });
+  try {
+    const env = {
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    };
+    const run = (...args: string[]) =>
+      new Deno.Command("git", { args, cwd: dir, env, stdout: "piped", stderr: "null" }).output();
+    await run("init", "-q");
+    await run("commit", "-q", "--allow-empty", "-m", "start");
+    const base = new TextDecoder().decode((await run("rev-parse", "HEAD")).stdout).trim();
+    await Deno.writeTextFile(`${dir}.msg`, "x".repeat(1_000_000));
+    await run("commit", "-q", "--allow-empty", "-F", `${dir}.msg`);
+    const commits = await commitsSince(dir, base);
+    assertEquals(commits?.length, 1);
+    assert(commits![0].subject.length <= SUBJECT_MAX, `${commits![0].subject.length}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(`${dir}.msg`).catch(() => {});
+  }
 });
