@@ -186,3 +186,28 @@ function requestTargets(
   }
   return { paths: (open.length ? open : matches).map((e) => e.path), skipped: [] };
 }
+
+/**
+ * A member of a `--batch` that `--outcome done` would cut off: an isolated
+ * slice whose record is not terminal yet, so its sub-agent may still be
+ * writing in its worktree. Skipped (named, with the command that forces it)
+ * unless `--force`; undefined when it may be closed.
+ */
+export async function runningSlice(
+  project: Project,
+  path: string,
+  flags: { batch?: string; outcome: string; force?: boolean },
+): Promise<Skipped | undefined> {
+  if (flags.batch === undefined || flags.outcome !== "done" || flags.force) return undefined;
+  const { readRecord } = await import("../record/record.ts");
+  const record = await readRecord(path).catch(() => undefined);
+  if (!record?.worktree || isTerminal(record.status)) return undefined;
+  const shown = displayPath(project.root, path);
+  return {
+    recordPath: shown,
+    reason: `${shown} is still ${record.status}: its sub-agent may be writing in ${
+      record.worktree.path ?? "its worktree"
+    }. Closing it now would merge half-written files and remove the worktree under it; wait for it to finish, or add --force to cut it off.`,
+    repair: null, // the right step is to wait; --force is the caller's own decision
+  };
+}

@@ -295,3 +295,22 @@ Deno.test("a slice of many files: the envelope lists a bounded number, and the c
   assert(list.json.data.slice.files.length <= 100, `${list.json.data.slice.files.length}`);
   assertEquals(list.json.data.slice.filesTotal, 301);
 });
+
+Deno.test("finalize --batch --outcome done skips slices still running, and closes them only with --force", async () => {
+  await using tmp = await tempDir("peaks-hostile-running-");
+  const w = await world(tmp.path);
+  const { a, b } = await sendSlices(w, ["a", "b"]);
+  await Deno.writeTextFile(join(a.path, "src", "a.txt"), "from a\n");
+  await Deno.writeTextFile(join(b.path, "src", "b.txt"), "half-writ");
+  await done(w, a);
+  const args = ["sub-agent", "finalize", "--batch", "b1", "--outcome", "done"];
+  const fin = await peaks(w, args);
+  assertEquals(fin.code, 0, fin.stdout);
+  assertStringIncludes(JSON.stringify(fin.json.data.skipped), "--force");
+  assert(await exists(join(b.path, "src", "b.txt")), "the running slice's worktree was removed");
+  assert(!(await exists(join(tmp.path, "src", "b.txt"))), "half-written files were merged");
+  assert(await exists(join(tmp.path, "src", "a.txt")), fin.stdout);
+  const forced = await peaks(w, [...args, "--force"]);
+  assertEquals(forced.code, 0, forced.stdout);
+  assertEquals(JSON.parse(await Deno.readTextFile(b.record)).status, "done");
+});

@@ -10,7 +10,7 @@ import { finalizeRecord } from "../../record/terminal.ts";
 import { isTerminal, type Outcome } from "../../state/record.ts";
 import { describeIssues } from "../../infra/fs/json.ts";
 import { auditRecord, type RecordAudit } from "../../finalize/audit.ts";
-import { selectTargets, type Skipped } from "../../finalize/targets.ts";
+import { runningSlice, selectTargets, type Skipped } from "../../finalize/targets.ts";
 import type { Ctx } from "../../infra/command/ctx.ts";
 import { withoutEmpty } from "../../infra/command/lean.ts";
 import { CHANGES_SHOWN, workingTreeChanges } from "../../infra/git.ts";
@@ -122,6 +122,9 @@ export default defineCommand({
       placeholder: "<sid>",
       max: 128,
     }),
+    force: flag.boolean(
+      "With --batch --outcome done: also close isolated slices still running (their worktrees are merged as they are and removed under their sub-agents).",
+    ),
     worktree: flag.string(
       "A host-isolated slice's worktree (the worktreePath in Claude Code's notification that the agent finished); its change is merged back.",
       { placeholder: "<path>", max: 4096 },
@@ -148,6 +151,8 @@ export default defineCommand({
     const audits: { audit: RecordAudit; record: DispatchRecord }[] = [];
     const slices: Array<{ path: string; record: DispatchRecord }> = [];
     for (const path of targets.paths) {
+      const running = await runningSlice(project, path, flags);
+      if (running && skipped.push(running)) continue;
       let closed: Closed;
       try {
         closed = await closeOne(ctx, project, path, { ...flags, at }, result);
