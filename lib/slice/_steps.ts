@@ -112,7 +112,20 @@ export async function capture(cx: StepContext, entry: SliceEntry): Promise<Slice
       },
     });
   }
-  const tree = await workingTree(at, join(cx.place.worktreesRoot, TMP_DIR));
+  let tree: string;
+  try {
+    tree = await workingTree(at, join(cx.place.worktreesRoot, TMP_DIR));
+  } catch (error) {
+    // An empty `git init` inside the checkout, say: this slice is refused, not the whole pass.
+    if (!(error instanceof PeaksError)) throw error;
+    return await refuseCapture(
+      cx,
+      entry,
+      `the worktree ${wt.path} cannot be read (${error.message}); nothing was merged and the worktree stays for you to copy from; then sub-agent merge --record ${
+        shownRecord(cx, entry)
+      } --redo or --keep main`,
+    );
+  }
   const { patch, files, gitlinks } = await diffTrees(cx.place.toplevel, base, tree);
   if (gitlinks.length) {
     return await refuseCapture(

@@ -314,3 +314,22 @@ Deno.test("finalize --batch --outcome done skips slices still running, and close
   assertEquals(forced.code, 0, forced.stdout);
   assertEquals(JSON.parse(await Deno.readTextFile(b.record)).status, "done");
 });
+
+Deno.test("an empty git init inside one slice refuses that slice only; the others merge and cleanup runs", async () => {
+  await using tmp = await tempDir("peaks-hostile-init-");
+  const w = await world(tmp.path);
+  const { a, b } = await sendSlices(w, ["a", "b"]);
+  await Deno.mkdir(join(a.path, "sub"));
+  await git(join(a.path, "sub"), "init", "-q");
+  await Deno.writeTextFile(join(a.path, "sub", "x.txt"), "x\n");
+  await Deno.writeTextFile(join(b.path, "src", "b.txt"), "from b\n");
+  await done(w, a);
+  await done(w, b);
+  const fin = await peaks(w, ["sub-agent", "finalize", "--batch", "b1", "--outcome", "done"]);
+  assertEquals(fin.code, 3, fin.stdout);
+  assert(fin.json.code !== "WORKTREE_GIT_FAILED", fin.stdout);
+  assert(await exists(join(tmp.path, "src", "b.txt")), fin.stdout);
+  assert(await exists(join(a.path, "sub", "x.txt")));
+  const clean = await peaks(w, ["sub-agent", "cleanup"]);
+  assertEquals(clean.code, 0, clean.stdout);
+});
