@@ -13,15 +13,7 @@ import { type DispatchRecord, updateRecord } from "../record/record.ts";
 import { failOpenRecord } from "../record/terminal.ts";
 import { recordFileOf, runNameFor } from "../record/names.ts";
 import type { SliceWorktree } from "../record/worktree.ts";
-import {
-  diffTrees,
-  mergeBase,
-  removeWorktree,
-  revParse,
-  type SliceGit,
-  sliceGit,
-  workingTree,
-} from "./_git.ts";
+import { diffTrees, mergeBase, removeWorktree, revParse, sliceGit, workingTree } from "./_git.ts";
 import { TMP_DIR } from "./create.ts";
 import { inProject, type RepoPlace, sliceNames } from "./place.ts";
 import { isoTime } from "../infra/ids.ts";
@@ -89,14 +81,9 @@ export async function capture(cx: StepContext, entry: SliceEntry): Promise<Slice
     });
     return await setWorktree(cx, entry, { state: "captured", files: [], note: "worktree missing" });
   }
-  let at: SliceGit;
-  try {
-    at = await sliceGit(cx.place, wt.path);
-  } catch (error) {
-    if (!(error instanceof PeaksError)) throw error;
-    return await refuseCapture(cx, entry, error.message);
-  }
-  const head = await revParse(at, "HEAD");
+  const read = await readCheckout(cx, entry, wt.path);
+  if ("refused" in read) return await refuseCapture(cx, entry, read.refused);
+  const { head, tree } = read;
   const base = wt.base ??
     (head && entry.record.gitHead
       ? await mergeBase(cx.place.toplevel, head, entry.record.gitHead)
@@ -112,30 +99,12 @@ export async function capture(cx: StepContext, entry: SliceEntry): Promise<Slice
       },
     });
   }
-  let tree: string;
-  try {
-    tree = await workingTree(at, join(cx.place.worktreesRoot, TMP_DIR));
-  } catch (error) {
-    // An empty `git init` inside the checkout, say: this slice is refused, not the whole pass.
-    if (!(error instanceof PeaksError)) throw error;
-    return await refuseCapture(
-      cx,
-      entry,
-      `the worktree ${wt.path} cannot be read (${error.message}); nothing was merged and the worktree stays for you to copy from; then sub-agent merge --record ${
-        shownRecord(cx, entry)
-      } --redo or --keep main`,
-    );
-  }
   const { patch, files, gitlinks } = await diffTrees(cx.place.toplevel, base, tree);
   if (gitlinks.length) {
     return await refuseCapture(
       cx,
       entry,
-      `the worktree ${wt.path} holds ${gitlinks.length} nested git repositor${
-        gitlinks.length === 1 ? "y" : "ies"
-      } (${
-        gitlinks.slice(0, 5).join(", ")
-      }), which merge-back cannot carry; nothing was merged and the worktree stays. Copy their files into the main tree yourself (or add them as submodules), then choose --keep main`,
+      nestedMessage(wt.path, gitlinks),
       gitlinks.slice(0, 100),
     );
   }
@@ -165,6 +134,40 @@ export async function capture(cx: StepContext, entry: SliceEntry): Promise<Slice
     files,
     patch: displayPath(cx.project.root, patchPath),
   });
+}
+
+/**
+ * HEAD and the tree of a checkout, read through the git dir peaks made for it
+ * (`sliceGit`); `refused` says why when it cannot be read (a tampered `.git`,
+ * an empty `git init` inside it): that slice is refused, not the whole pass.
+ */
+async function readCheckout(
+  cx: StepContext,
+  entry: SliceEntry,
+  path: string,
+): Promise<{ head: string | null; tree: string } | { refused: string }> {
+  try {
+    const at = await sliceGit(cx.place, path);
+    const head = await revParse(at, "HEAD");
+    return { head, tree: await workingTree(at, join(cx.place.worktreesRoot, TMP_DIR)) };
+  } catch (error) {
+    if (!(error instanceof PeaksError)) throw error;
+    if (error.code === "SLICE_GIT_TAMPERED") return { refused: error.message };
+    return {
+      refused:
+        `the worktree ${path} cannot be read (${error.message}); nothing was merged and the worktree stays for you to copy from; then sub-agent merge --record ${
+          shownRecord(cx, entry)
+        } --redo or --keep main`,
+    };
+  }
+}
+
+function nestedMessage(path: string, gitlinks: string[]): string {
+  return `the worktree ${path} holds ${gitlinks.length} nested git repositor${
+    gitlinks.length === 1 ? "y" : "ies"
+  } (${
+    gitlinks.slice(0, 5).join(", ")
+  }), which merge-back cannot carry; nothing was merged and the worktree stays. Copy their files into the main tree yourself (or add them as submodules), then choose --keep main`;
 }
 
 /**
