@@ -333,3 +333,20 @@ Deno.test("an empty git init inside one slice refuses that slice only; the other
   const clean = await peaks(w, ["sub-agent", "cleanup"]);
   assertEquals(clean.code, 0, clean.stdout);
 });
+
+Deno.test("--keep slice takes a file whose name holds a newline", async () => {
+  await using tmp = await tempDir("peaks-hostile-newline-");
+  const w = await world(tmp.path);
+  const name = "src/odd\nname.txt";
+  await Deno.writeTextFile(join(tmp.path, name), "base\n");
+  await git(tmp.path, "add", "--", name);
+  await git(tmp.path, "commit", "-q", "-m", "odd name");
+  const { a } = await sendSlices(w, ["a"]);
+  await Deno.writeTextFile(join(a.path, name), "from a\n");
+  await Deno.writeTextFile(join(tmp.path, name), "the user's\n");
+  await done(w, a);
+  assertEquals((await finalize(w, a)).code, 3);
+  const keep = await peaks(w, ["sub-agent", "merge", "--record", a.record, "--keep", "slice"]);
+  assertEquals(keep.code, 0, keep.stdout);
+  assertEquals(await Deno.readTextFile(join(tmp.path, name)), "from a\n");
+});
