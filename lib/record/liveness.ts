@@ -26,14 +26,24 @@ function ms(iso: string | null): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * How far a stamp is from now, either way: a stamp from the future (a clock
+ * stepped back, or a hostile record) ages as it gets further ahead, so it
+ * cannot keep a dead sub-agent "alive, 0 s ago" for hours; within the stale
+ * window, skew between two clocks is tolerated.
+ */
+function distance(now: Date, stamp: number): number {
+  return Math.abs(now.getTime() - stamp);
+}
+
 export function liveness(record: DispatchRecord, now: Date): Liveness {
   if (isTerminal(record.status)) return "terminal";
   const last = ms(record.lastBeatAt);
   if (last === undefined) {
     const created = ms(record.createdAt) ?? now.getTime();
-    return now.getTime() - created >= NEVER_STARTED_AFTER_MS ? "never-started" : "pending";
+    return distance(now, created) >= NEVER_STARTED_AFTER_MS ? "never-started" : "pending";
   }
-  return now.getTime() - last >= staleAfterMs(record) ? "stale" : "alive";
+  return distance(now, last) >= staleAfterMs(record) ? "stale" : "alive";
 }
 
 /** The status to show: terminal ones as stored, live ones with stale/never-started applied. */
@@ -63,10 +73,10 @@ export function lastProgress(record: DispatchRecord): number {
 /** Whole seconds since the newest heartbeat; null before the first one. */
 export function lastBeatAgeSec(record: DispatchRecord, now: Date): number | null {
   const last = ms(record.lastBeatAt);
-  return last === undefined ? null : Math.max(0, Math.floor((now.getTime() - last) / 1000));
+  return last === undefined ? null : Math.floor(distance(now, last) / 1000);
 }
 
 export function ageSinceDispatchSec(record: DispatchRecord, now: Date): number {
   const created = ms(record.createdAt) ?? now.getTime();
-  return Math.max(0, Math.floor((now.getTime() - created) / 1000));
+  return Math.floor(distance(now, created) / 1000);
 }

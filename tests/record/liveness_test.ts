@@ -60,3 +60,13 @@ Deno.test("a persisted stale mark reads as running once a fresh beat arrived", (
   });
   assertEquals(effectiveStatus(revived, now), "running");
 });
+
+Deno.test("a beat from the future (a clock stepped back) is not alive forever: it ages as it is far ahead", () => {
+  const skew = makeRecord({ ...base, createdAt: before(900), beats: [[before(-30), 40]] });
+  assertEquals(liveness(skew, now), "alive");
+  const ahead = makeRecord({ ...base, createdAt: before(900), beats: [[before(-3 * 3600), 40]] });
+  assertEquals(liveness(ahead, now), "stale");
+  assertEquals(lastBeatAgeSec(ahead, now), 3 * 3600);
+  const unborn = makeRecord({ ...base, createdAt: before(-3600) });
+  assertEquals(liveness(unborn, now), "never-started");
+});
