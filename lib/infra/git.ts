@@ -28,6 +28,8 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** Keep stderr (error messages name the files a patch does not apply to). */
   stderr?: boolean;
+  /** Bytes for stdin (`cat-file --batch`); none otherwise. */
+  input?: Uint8Array;
 }
 
 /**
@@ -58,14 +60,20 @@ export async function runGit(
   options: GitOptions = {},
 ): Promise<GitResult> {
   try {
-    const result = await new Deno.Command("git", {
+    const child = new Deno.Command("git", {
       args: [...SAFE_CONFIG, ...args],
       cwd,
-      stdin: "null",
+      stdin: options.input ? "piped" : "null",
       stdout: "piped",
       stderr: options.stderr ? "piped" : "null",
       env: { GIT_OPTIONAL_LOCKS: "0", GIT_CONFIG_NOSYSTEM: "1", ...options.env },
-    }).output();
+    }).spawn();
+    if (options.input) {
+      const writer = child.stdin.getWriter();
+      await writer.write(options.input).catch(() => {});
+      await writer.close().catch(() => {});
+    }
+    const result = await child.output();
     const decoder = new TextDecoder();
     return {
       ok: result.success,

@@ -101,41 +101,74 @@ async function mergedTree(place: RepoPlace, patch: string, files: string[]) {
   }
 }
 
-/** Writes each file's merged version under a temporary name beside it; returns [temp, target] pairs. */
+/**
+ * The bytes of each regular file's merged version, as the main tree holds
+ * them (its filters and line endings applied), from one `cat-file --batch`.
+ */
+async function contentsOf(
+  toplevel: string,
+  files: string[],
+  entries: Map<string, Entry>,
+): Promise<Map<string, Uint8Array>> {
+  const wanted = files.filter((f) => entries.get(f) && entries.get(f)!.mode !== "120000");
+  const out = new Map<string, Uint8Array>();
+  const batch = wanted.filter((f) => !f.includes("\n"));
+  const input = new TextEncoder().encode(
+    batch.map((f) => `${entries.get(f)!.sha} ${f}\n`).join(""),
+  );
+  const read = batch.length
+    ? await runGit(toplevel, ["cat-file", "--batch", "--filters"], { input })
+    : undefined;
+  if (read && !read.ok) throw new Error("git could not read the merged files");
+  let at = 0;
+  const bytes = read?.bytes ?? new Uint8Array();
+  for (const file of batch) {
+    const eol = bytes.indexOf(10, at);
+    const size = Number(new TextDecoder().decode(bytes.subarray(at, eol)).split(" ")[2]);
+    if (eol === -1 || !Number.isSafeInteger(size)) throw new Error(`git could not read ${file}`);
+    out.set(file, bytes.subarray(eol + 1, eol + 1 + size));
+    at = eol + 1 + size + 1;
+  }
+  for (const file of wanted.filter((f) => f.includes("\n"))) {
+    const entry = entries.get(file)!;
+    const one = await runGit(toplevel, ["cat-file", "--filters", `--path=${file}`, entry.sha]);
+    if (!one.ok) throw new Error(`git could not read the merged ${file}`);
+    out.set(file, one.bytes);
+  }
+  return out;
+}
+
+/** Writes each file's merged version under a temporary name beside it, recording [temp, target] pairs. */
 async function writeTemps(
   place: RepoPlace,
   files: string[],
   entries: Map<string, Entry>,
   temps: Array<[string, string]>,
 ): Promise<void> {
+  const contents = await contentsOf(place.toplevel, files, entries);
   for (const file of files) {
     const entry = entries.get(file);
     if (!entry) continue;
     const target = await safeTarget(place.toplevel, file);
     await Deno.mkdir(dirname(target), { recursive: true });
     const temp = `${target}.peaks-${randomHex(6)}.tmp`;
-    const blob = await runGit(place.toplevel, [
-      "cat-file",
-      ...(entry.mode === "120000"
-        ? ["blob", entry.sha]
-        : ["--filters", `--path=${file}`, entry.sha]),
-    ]);
-    if (!blob.ok) throw new Error(`git could not read the merged ${file}`);
-    temps.push([temp, target]);
     if (entry.mode === "120000") {
-      await Deno.symlink(new TextDecoder().decode(blob.bytes), temp);
-    } else {
-      const mode = entry.mode === "100755" ? 0o755 : 0o644;
-      const handle = await Deno.open(temp, { write: true, createNew: true, mode });
-      try {
-        let written = 0;
-        while (written < blob.bytes.length) {
-          written += await handle.write(blob.bytes.subarray(written));
-        }
-        await handle.syncData();
-      } finally {
-        handle.close();
-      }
+      const link = await runGit(place.toplevel, ["cat-file", "blob", entry.sha]);
+      if (!link.ok) throw new Error(`git could not read the merged ${file}`);
+      temps.push([temp, target]);
+      await Deno.symlink(new TextDecoder().decode(link.bytes), temp);
+      continue;
+    }
+    const data = contents.get(file)!;
+    temps.push([temp, target]);
+    const mode = entry.mode === "100755" ? 0o755 : 0o644;
+    const handle = await Deno.open(temp, { write: true, createNew: true, mode });
+    try {
+      let written = 0;
+      while (written < data.length) written += await handle.write(data.subarray(written));
+      await handle.syncData();
+    } finally {
+      handle.close();
     }
   }
 }
