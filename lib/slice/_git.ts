@@ -83,8 +83,8 @@ export async function sliceGit(place: RepoPlace, path: string): Promise<SliceGit
   if (!admin) throw tampered(path, "git has no worktree entry for it");
   const dotGit = join(path, ".git");
   const info = await Deno.lstat(dotGit).catch(() => null);
-  if (!info?.isFile) throw tampered(path, ".git is not the file git wrote");
-  const text = (await Deno.readTextFile(dotGit).catch(() => "")).slice(0, 4096);
+  if (!info?.isFile || info.size > 4096) throw tampered(path, ".git is not the file git wrote");
+  const text = await Deno.readTextFile(dotGit).catch(() => "");
   const named = /^gitdir: (.+)\n?$/.exec(text)?.[1];
   const real = named ? await Deno.realPath(resolve(path, named)).catch(() => null) : null;
   if (real !== admin) throw tampered(path, `.git names ${named ?? "nothing"}`);
@@ -262,7 +262,13 @@ export async function adminDirOf(place: RepoPlace, path: string): Promise<string
     for await (const entry of Deno.readDir(admin)) {
       if (!entry.isDirectory) continue;
       const gitdir = await Deno.readTextFile(join(admin, entry.name, "gitdir")).catch(() => "");
-      if (resolve(gitdir.trim()) === join(path, ".git")) return join(admin, entry.name);
+      const named = resolve(gitdir.trim());
+      if (named === join(path, ".git")) return join(admin, entry.name);
+      // The same folder reached through a symlink (a host that named it by another path).
+      const real = await Deno.realPath(dirname(named)).catch(() => null);
+      if (real && real === await Deno.realPath(path).catch(() => null)) {
+        return join(admin, entry.name);
+      }
     }
   } catch {
     // no linked worktrees at all
