@@ -136,11 +136,14 @@ export const ERROR_CODES = {
   SKILLS_SOURCE_NOT_FOUND: [[1], "PEAKS_SKILLS_DIR is not a folder.", "Point it at a skills tree or unset it."],
   SKILLS_SOURCE_UNAVAILABLE: [[W], "Installed skills were not compared with the source.", "Check the source the warning names."],
   SLICES_NOT_FOUND: [[3], "There is no slice DAG.", "Let RD planning write one when the change splits."],
+  SLICE_APPLY_FAILED: [[3], "A slice's change could not be written into the main tree; nothing of it was applied.", "Free space or fix permissions, then rerun the merge; the slice's patch is kept."],
   SLICE_CONFLICT: [[1], "A slice's changes conflict with the main tree.", "Decide with peaks sub-agent resolve --keep or --redo."],
+  SLICE_GIT_TAMPERED: [[3], "A slice worktree's .git no longer points at the git directory peaks made; peaks runs no git there.", "Read the worktree's files by hand; redo the slice with a fresh dispatch."],
   SLICE_NOT_IN_CONFLICT: [[1], "The slice is not in conflict.", "Use --keep/--redo only on conflicts."],
   SLICE_NO_WORKTREE: [[W], "No worktree was reported for a slice.", "Check whether the slice changed anything."],
   SLICE_OUTSIDE_OWNERSHIP: [[W], "A slice changed files it does not own.", "Review those files before merging."],
   SLICE_PLAN_INVALID: [[3], "The slice DAG cannot run.", "Fix the problems listed in the DAG."],
+  SLICE_UNSAFE_PATH: [[3], "A slice's file path goes through .git, a symlink or a non-folder, or climbs out.", "Nothing was written; take the file from the slice by hand if it is meant."],
   SLICE_WORKTREE_MISSING: [[W], "A slice's worktree is gone.", "Dispatch the slice again if its work is needed."],
   STANDARDS_GENERIC: [[3], "The standards would be generic for this archetype.", "Scan the project first so the standards can name its tools."],
   STANDARDS_REVIEW_ONLY: [[3], "Some standards files were left for review only.", "Review and merge them by hand."],
@@ -170,6 +173,7 @@ export const ERROR_CODES = {
   WAVE_ALREADY_DISPATCHED: [[3], "Another call already dispatched these nodes.", "Wait for that wave."],
   WORKTREE_GIT_FAILED: [[1], "git failed on a slice worktree.", "Read git's message, fix the repository, retry."],
   WORKTREE_NOT_FOUND: [[1], "--worktree is not a linked worktree of the repository.", "Pick one from git worktree list."],
+  WORKTREE_NOT_THE_SLICE: [[2], "The return JSON names a worktree that is not the one made for this slice.", "Pass the slice's own worktree, or none; a user's own worktree is never merged."],
   WORKTREE_UNAVAILABLE: [[1], "Isolated slices need a git repository with a commit.", "Commit once, or drop isolation from the DAG."],
 } as const satisfies Record<string, CodeEntry>;
 

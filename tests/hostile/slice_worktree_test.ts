@@ -46,7 +46,7 @@ async function sendSlices(w: World, nodes: string[], batch = "b1"): Promise<Reco
     "--request-id",
     "r1",
     "--ide",
-    "cursor",
+    "opencode",
   ]);
   assertEquals(sent.code, 0, sent.stdout + sent.stderr);
   const out: Record<string, Slice> = {};
