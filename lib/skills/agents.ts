@@ -5,13 +5,14 @@
  * Several hosts read one shared folder, so peaks installs there once and
  * reports it for each of them.
  */
+import { compareText } from "../infra/ids.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 import { PeaksError } from "../infra/errors.ts";
 import { join } from "../infra/std.ts";
 import { resolveProject } from "../workspace/project.ts";
 import { skillHosts } from "../hosts/registry.ts";
 
-export const AGENTS: readonly AgentEntry[] = skillHosts().sort((a, b) => a.id.localeCompare(b.id))
+export const AGENTS: readonly AgentEntry[] = skillHosts().sort((a, b) => compareText(a.id, b.id))
   .map((h) => ({
     id: h.id,
     name: h.name,

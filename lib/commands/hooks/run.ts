@@ -1,3 +1,5 @@
+import { within } from "../../infra/timer.ts";
+import { isoTime } from "../../infra/ids.ts";
 import { defineCommand } from "../../infra/command/spec.ts";
 import { flag } from "../../infra/command/flag.ts";
 import type { Ctx } from "../../infra/command/ctx.ts";
@@ -64,23 +66,17 @@ export default defineCommand({
   async run({ flags }, ctx) {
     const found: { project?: Project } = {};
     let result: HookAnswer;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const deadline = new Promise<HookAnswer>((resolve) => {
-        timer = setTimeout(() => resolve({ did: "deadline" }), HOOK_DEADLINE_MS);
-      });
-      result = await Promise.race([answer(ctx, flags, found), deadline]);
+      result = await within(answer(ctx, flags, found), HOOK_DEADLINE_MS) ?? { did: "deadline" };
     } catch (error) {
       result = { did: `error: ${error instanceof Error ? error.message : String(error)}` };
-    } finally {
-      clearTimeout(timer);
     }
     const problem = result.did.startsWith("error") || result.did === "deadline" ||
       result.did === "stdin-not-json" || result.did === "unknown-host";
     if (problem) {
       found.project ??= await resolveProject(ctx).catch(() => undefined);
       await logProblem(found.project?.layout.runtime, {
-        at: ctx.now().toISOString(),
+        at: isoTime(ctx.now()),
         host: flags.host ?? null,
         event: flags.event ?? null,
         problem: result.did,
