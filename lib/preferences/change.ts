@@ -11,7 +11,8 @@ import { initCommand, resolveSession } from "../session/session.ts";
 import { updateJson } from "../infra/fs/json.ts";
 import { withValue } from "./keys.ts";
 import { withLock } from "../infra/fs/lock.ts";
-import { writeJsonAtomic } from "../infra/fs/files.ts";
+import { exists, movePath, readIfPresent, writeJsonAtomic } from "../infra/fs/files.ts";
+import { fileTimestamp } from "../infra/ids.ts";
 import { peaksLine } from "../infra/shell.ts";
 
 const SESSION_KEY = "autoUpgradePromptSessionId";
@@ -80,6 +81,8 @@ export interface Outcome {
   after: Preferences;
   changed: boolean;
   warnings: Warning[];
+  /** Where a whole-file reset moved the old file (project-relative), or null. */
+  backup?: string | null;
 }
 
 /**
@@ -116,15 +119,12 @@ export async function runChange(
     repair: [applyCommand(project, ["reset"])],
   };
   if (change.key === null) {
-    // The old file is not parsed: a reset must be able to replace a broken one.
     const before = await readOld();
-    const after = { ...DEFAULT_PREFERENCES };
-    await withLock(path, () => writeJsonAtomic(path, after));
-    return { before, after, changed: broken || !same(before, after), warnings: [] };
+    return await resetWhole(ctx, project, before, broken);
   }
   return await updateJson(
     path,
-    preferencesSchemas(z).PreferencesSchema,
+    preferencesSchemas(z).StoredPreferencesSchema as z.ZodType<Preferences>,
     options,
     async (stored) => {
       const before = stored ?? DEFAULT_PREFERENCES;
@@ -142,6 +142,47 @@ export async function runChange(
       };
     },
   );
+}
+
+/**
+ * A whole-file reset (which also replaces a broken or 1.x file): the old file
+ * is never erased but moved aside to `preferences.json.<time>.bak`, and the
+ * outcome names it.
+ */
+async function resetWhole(
+  ctx: Ctx,
+  project: Project,
+  before: Preferences,
+  broken: boolean,
+): Promise<Outcome> {
+  const path = project.layout.preferences;
+  const after = { ...DEFAULT_PREFERENCES };
+  const backup = await withLock(path, async () => {
+    let moved: string | null = null;
+    if (await exists(path) && !(await holdsDefaults(path))) {
+      moved = `${path}.${fileTimestamp(ctx.now())}.bak`;
+      await movePath(path, moved);
+    }
+    await writeJsonAtomic(path, after);
+    return moved;
+  });
+  return {
+    before,
+    after,
+    changed: broken || backup !== null || !same(before, after),
+    warnings: [],
+    backup: backup === null ? null : displayPath(project.root, backup),
+  };
+}
+
+/** Whether the file holds exactly the defaults (a 1.x file never does). */
+async function holdsDefaults(path: string): Promise<boolean> {
+  try {
+    const raw = JSON.parse((await readIfPresent(path)) ?? "");
+    return same(raw as Preferences, DEFAULT_PREFERENCES);
+  } catch {
+    return false;
+  }
 }
 
 function same(a: Preferences, b: Preferences): boolean {

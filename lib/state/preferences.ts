@@ -9,6 +9,36 @@ import { PRESENCE_MODES } from "./presence.ts";
 /** The version of the preferences file this peaks writes. */
 export const PREFERENCES_SCHEMA_VERSION = "2.0.0";
 
+/**
+ * A preferences file written by peaks 1.x: schema_version "1" or "1.<anything>".
+ * Such a file is read and changed in place (its version and every key it has
+ * are kept); only `upgrade --to 2.0` rewrites it, with a backup.
+ */
+export const LEGACY_PREFERENCES_VERSION = /^1(\.|$)/;
+
+/** Whether `raw` is a 1.x preferences file (an object whose schema_version says 1.x). */
+export function isLegacyPreferences(raw: unknown): boolean {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return false;
+  const version = (raw as Record<string, unknown>).schema_version;
+  return typeof version === "string" && LEGACY_PREFERENCES_VERSION.test(version);
+}
+
+/**
+ * The 2.0 view of a 1.x file, as features read it: the keys 2.0 knows whose
+ * values 2.0 accepts (`valid` decides), under schema_version 2.0.0. The file
+ * itself is not changed.
+ */
+export function legacyView(
+  raw: Record<string, unknown>,
+  valid: (key: string, value: unknown) => boolean,
+): Record<string, unknown> {
+  const view: Record<string, unknown> = { schema_version: PREFERENCES_SCHEMA_VERSION };
+  for (const [key, value] of Object.entries(raw)) {
+    if (key !== "schema_version" && valid(key, value)) view[key] = value;
+  }
+  return view;
+}
+
 export const AUTO_UPGRADE_PROMPT = ["opt-in", "skip-this-session", "skip-forever"] as const;
 export const HEADROOM_MODES = ["balanced", "aggressive", "conservative"] as const;
 /** The workflow mode a swarm runs in: the same words as a presence's mode. */
@@ -43,7 +73,23 @@ export const preferencesSchemas = schemas((z: Zod) => {
     swarmMode: z.enum(SWARM_MODES).optional(),
     detached: DetachedPreferencesSchema.optional(),
   }).strict();
-  return { HeadroomPreferencesSchema, DetachedPreferencesSchema, PreferencesSchema };
+  /**
+   * A 1.x file: its own version and any keys it has, the keys 2.0 knows
+   * checked as 2.0 checks them, so a change written into it is a valid one.
+   */
+  const LegacyPreferencesSchema = z.looseObject({
+    ...PreferencesSchema.shape,
+    schema_version: z.string().regex(LEGACY_PREFERENCES_VERSION),
+  });
+  /** What `preferences set` and `reset --key` read and write: a 2.0 or a 1.x file. */
+  const StoredPreferencesSchema = z.union([PreferencesSchema, LegacyPreferencesSchema]);
+  return {
+    HeadroomPreferencesSchema,
+    DetachedPreferencesSchema,
+    PreferencesSchema,
+    LegacyPreferencesSchema,
+    StoredPreferencesSchema,
+  };
 });
 type Built = ReturnType<typeof preferencesSchemas>;
 export type Preferences = z.infer<Built["PreferencesSchema"]>;

@@ -8,7 +8,8 @@ export default defineCommand({
   name: "preferences reset",
   description:
     "Removes one preference (--key) or, without --key, resets the whole file to its defaults " +
-    "(schema_version 2.0.0 only; this also replaces a broken file). Without --apply it previews.",
+    "(schema_version 2.0.0; this also replaces a broken or 1.x file). The old file is never erased: it " +
+    "is moved to .peaks/preferences.json.<time>.bak and the result names it. Without --apply it previews.",
   flags: {
     key: flag.string("The key to remove (dotted for nested ones).", {
       placeholder: "<key>",
@@ -37,12 +38,13 @@ export default defineCommand({
         changed: outcome.changed,
         applied: flags.apply && outcome.changed,
         preview: !flags.apply,
+        backup: outcome.backup ?? null,
       },
       warnings: outcome.warnings,
       nextActions: flags.apply || !outcome.changed ? [] : [applyCommand(project, words)],
       human: `${key ?? "all preferences"}: ${
         flags.apply ? (outcome.changed ? "reset" : "already at defaults") : "preview; add --apply"
-      }`,
+      }${outcome.backup ? ` (old file kept as ${outcome.backup})` : ""}`,
     };
   },
 });

@@ -232,3 +232,41 @@ Deno.test("concurrent sets of different keys all survive", async () => {
     autoUpgradePrompt: "opt-in",
   });
 });
+
+Deno.test("a 1.x preferences file is read and changed in place: nothing it had is lost", async () => {
+  await using dir = await tempDir();
+  const { peaks, file } = await setup(dir.path);
+  const oneX = { schema_version: "1.0.0", theme: "dark", swarmMode: "assisted", notes: [1, 2] };
+  await writeText(file, JSON.stringify(oneX));
+  const got = await peaks("preferences", "get", "--key", "swarmMode");
+  assertEquals([got.code, got.json.data.value], [0, "assisted"]);
+  const set = await peaks(
+    "preferences",
+    "set",
+    "--key",
+    "autoUpgradePrompt",
+    "--value",
+    "skip-forever",
+    "--apply",
+  );
+  assertEquals(set.code, 0, JSON.stringify(set.json));
+  assertEquals(await readPrefs(file), { ...oneX, autoUpgradePrompt: "skip-forever" });
+  // The upgrade check still sees a 1.x file, and now reads the stored choice.
+  const check = await peaks("upgrade", "--detect-1x");
+  assertEquals(check.json.data.decision, "skip", JSON.stringify(check.json.data));
+});
+
+Deno.test("a whole-file reset keeps the old file as a backup, 1.x or broken", async () => {
+  await using dir = await tempDir();
+  const { peaks, file } = await setup(dir.path);
+  const oneX = { schema_version: "1.0.0", theme: "dark" };
+  await writeText(file, JSON.stringify(oneX));
+  const reset = await peaks("preferences", "reset", "--apply");
+  assertEquals(reset.code, 0);
+  const backup = reset.json.data.backup as string;
+  assertMatch(backup, /^\.peaks\/preferences\.json\.\d{8}T\d+Z\.bak$/);
+  assertEquals(JSON.parse(await Deno.readTextFile(`${dir.path}/${backup}`)), oneX);
+  assertEquals(await readPrefs(file), { schema_version: "2.0.0" });
+  const again = await peaks("preferences", "reset", "--apply");
+  assertEquals([again.json.data.changed, again.json.data.backup], [false, null]);
+});
