@@ -244,6 +244,11 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../commands/standards/update.ts"),
   },
   {
+    name: "capabilities",
+    summary: "Which design, browser and docs tools the host has here, and how to add one.",
+    load: () => import("../commands/capabilities/capabilities.ts"),
+  },
+  {
     name: "upgrade",
     summary: "Detect a peaks 1.x workspace (--detect-1x) or migrate it (--to 2.0 --auto).",
     load: () => import("../commands/upgrade/upgrade.ts"),

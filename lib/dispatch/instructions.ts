@@ -206,7 +206,7 @@ function mcpBlock(args: RuntimeArgs): string {
     `Before browser, design or docs work, look in your own tool list for ${named} tools`,
     `(servers: ${
       MCP_SERVERS.map(([name]) => name).join(", ")
-    }). If the one you need is there, call it by name.`,
+    }); \`peaks capabilities --json\` lists the configured ones. If the one you need is there, call it by name.`,
     'If it is missing, stop and return status "blocked" with blockedReason "mcp-missing:<server>" and the',
     `install step for ${args.ide} ${install}:`,
     ...MCP_SERVERS.map(([name, command]) => `- ${name}: ${command}`),

@@ -144,3 +144,32 @@ Deno.test("the skills say when to slice the implementation and how to read a sli
   }
   assertMatch(slices, /in ONE message/);
 });
+
+Deno.test("the UI brief carries the fidelity, login, browser and screenshot gates", async () => {
+  const uiSkill = await read("peaks-ui/SKILL.md");
+  // The section the UI sub-agent's brief carries (lib/dispatch/role_section.ts).
+  const brief = sectionFor(uiSkill, "ui")!.body.replace(/\s+/g, " ");
+  assertMatch(brief, /### Design source and fidelity/);
+  const order = ["Figma", "screenshots attached to the PRD", "PRD's own visuals", "existing pages"]
+    .map((source) => brief.indexOf(source));
+  assert(order.every((at, i) => at !== -1 && (i === 0 || at > order[i - 1])), `${order}`);
+  assertMatch(brief, /`## Fidelity` section names the source you followed/);
+  assertMatch(brief, /deviates/);
+  assertMatch(brief, /### Login gate/);
+  assertMatch(brief, /login, a CAPTCHA, single sign-on \(SSO\) or a second factor \(MFA\)/);
+  assertMatch(brief, /Never type, guess or ask for a password/);
+  assertMatch(brief, /`blockedReason: "login-required"`/);
+  assertMatch(brief, /Never store cookies, session tokens, storage state or personal data/);
+  assertMatch(brief, /### Browser inspection/);
+  assertMatch(brief, /peaks capabilities --json/);
+  assertMatch(brief, /Sanitise what you keep/);
+  assertMatch(brief, /`\.peaks\/_runtime\/<sid>\/qa\/screenshots\/`, never at the repository root/);
+  assertMatch(brief, /git status --short --untracked-files=all/);
+  const code = await prose("peaks-code/SKILL.md");
+  assertMatch(code, /a `blocked` return with `login-required` \| ask the user to log in/);
+  assertMatch(code, /never take the credentials yourself/);
+  assertMatch(
+    code,
+    /a `blocked` return with `mcp-missing:<server>` \| run `peaks capabilities --json`/,
+  );
+});
