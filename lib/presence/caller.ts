@@ -44,6 +44,7 @@ export interface PresenceView {
   mode: PresenceMode | null;
   gate: string | null;
   role: string | null;
+  next: string | null;
   setAt: string | null;
   updatedAt: string | null;
   context: {
@@ -63,6 +64,7 @@ export function presenceView(
     mode: presence?.mode ?? null,
     gate: presence?.gate ?? null,
     role: presence?.role ?? null,
+    next: presence?.next ?? null,
     setAt: presence?.setAt ?? null,
     updatedAt: presence?.updatedAt ?? null,
     context: {
@@ -75,7 +77,7 @@ export function presenceView(
 }
 
 /** The one-line header the skills show on every turn. */
-export function presenceHeader(view: PresenceView): string {
+export function presenceHeader(view: PresenceView, options: { next?: boolean } = {}): string {
   const context = view.context.ratioPct === null
     ? "Context: unknown"
     : `Context: ${view.context.ratioPct}% (${view.context.action})`;
@@ -85,5 +87,6 @@ export function presenceHeader(view: PresenceView): string {
     `Role: ${field(view.role, "-")}`,
     `Gate: ${field(view.gate, "-")}`,
     context,
+    ...(options.next ? [`Next: ${field(view.next, "-")}`] : []),
   ].join(" | ");
 }

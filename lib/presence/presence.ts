@@ -52,6 +52,7 @@ export interface PresenceChange {
   mode?: PresenceMode | null;
   gate?: string | null;
   role?: string | null;
+  next?: string | null;
 }
 
 /**
@@ -72,7 +73,7 @@ export function setPresence(
   const options = { what: "presence file", replaceUnreadable: true };
   return updateJson(path, PresenceFile, options, (current) => {
     const sameSkill = current?.skill === change.skill;
-    const keep = <K extends "gate" | "role">(key: K) =>
+    const keep = <K extends "gate" | "role" | "next">(key: K) =>
       change[key] !== undefined ? change[key] ?? null : sameSkill ? current?.[key] ?? null : null;
     const next: Presence = {
       version: 1,
@@ -82,6 +83,7 @@ export function setPresence(
       mode: change.mode !== undefined ? change.mode : current?.mode ?? null,
       gate: keep("gate"),
       role: keep("role"),
+      next: keep("next"),
       setAt: sameSkill && current ? current.setAt : at,
       updatedAt: at,
     };

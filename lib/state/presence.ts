@@ -10,6 +10,9 @@ import { schemas, type Zod } from "../infra/shape/lazy.ts";
 export const PRESENCE_MODES = ["full-auto", "assisted", "swarm", "strict", "24h"] as const;
 export type PresenceMode = (typeof PRESENCE_MODES)[number];
 
+/** The longest `next` a presence keeps (a few words, not a plan). */
+export const NEXT_MAX = 120;
+
 /** The zod schemas, built on first use (see `schemas` in lib/infra/shape/lazy.ts). */
 export const presenceSchemas = schemas((z: Zod) => {
   const PresenceSchema = z.object({
@@ -20,6 +23,8 @@ export const presenceSchemas = schemas((z: Zod) => {
     mode: z.enum(PRESENCE_MODES).nullable(),
     gate: z.string().nullable(),
     role: z.string().nullable(),
+    /** The orchestrator's next step in a few words, for the header's `Next:` segment. */
+    next: z.string().max(NEXT_MAX).nullable().optional(),
     setAt: z.string(),
     updatedAt: z.string(),
   });

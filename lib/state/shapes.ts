@@ -271,6 +271,7 @@ export const PRESENCE_SHAPE: Shape = {
     },
     "gate": { "t": "nullable", "s": { "t": "string" } },
     "role": { "t": "nullable", "s": { "t": "string" } },
+    "next": { "t": "optional", "s": { "t": "nullable", "s": { "t": "string", "max": 120 } } },
     "setAt": { "t": "string" },
     "updatedAt": { "t": "string" },
   },

@@ -145,3 +145,31 @@ Deno.test("the status line stores the context reading that presence reports, by 
     "Peaks Skill: peaks-code | Role: prd | Gate: prd | Context: 97% (red-line)\n",
   );
 });
+
+Deno.test("the header's Next: segment shows the step presence:set --next recorded", async () => {
+  await using dir = await tempDir();
+  await workspace(dir.path);
+  const peaks = (...args: string[]) => runPeaks(["skill", ...args], { cwd: dir.path });
+  await peaks("presence:set", "peaks-code", "--gate", "prd");
+  assertEquals(
+    (await peaks("presence", "--header", "--next")).stdout,
+    "Peaks Skill: peaks-code | Role: - | Gate: prd | Context: unknown | Next: -\n",
+  );
+  const newline = await peaks("presence:set", "peaks-code", "--next", "two\nlines", "--json");
+  assertEquals([newline.code, newline.json.code], [2, "INVALID_FLAG_VALUE"]);
+  await peaks("presence:set", "peaks-code", "--next", "  confirm the PRD   with the user ");
+  assertEquals(
+    (await peaks("presence", "--header", "--next")).stdout,
+    "Peaks Skill: peaks-code | Role: - | Gate: prd | Context: unknown | Next: confirm the PRD with the user\n",
+  );
+  // Kept while other fields change; without --next the header is as before.
+  await peaks("presence:set", "peaks-code", "--role", "prd");
+  const json = await runPeaks(["skill", "presence", "--json"], { cwd: dir.path });
+  assertEquals(json.json.data.next, "confirm the PRD with the user");
+  assertEquals(
+    (await peaks("presence", "--header")).stdout,
+    "Peaks Skill: peaks-code | Role: prd | Gate: prd | Context: unknown\n",
+  );
+  await peaks("presence:set", "peaks-code", "--next", "-");
+  assertMatch((await peaks("presence", "--header", "--next")).stdout, /\| Next: -\n$/);
+});
