@@ -27,7 +27,7 @@ export function peaksLine(
 }
 
 /**
- * A `peaks` command line as the caller will run it: with `--json` (or `--pretty`) when the caller
+ * A `peaks` command line as the caller will run it: with `--json` (and `--pretty`) when the caller
  * asked for JSON, so a nextAction run as written answers in the same form. Lines that are not
  * peaks commands, or already choose their output, are returned as they are.
  */
@@ -40,7 +40,7 @@ export function withOutputMode(line: string, mode: { json: boolean; pretty: bool
     return line;
   }
   if (words.includes("--json") || words.includes("--pretty")) return line;
-  return `${line} ${mode.pretty ? "--pretty" : "--json"}`;
+  return `${line} ${mode.pretty ? "--json --pretty" : "--json"}`;
 }
 
 /** `--project <root>`, for argument lists built up elsewhere (replays, spawned processes). */

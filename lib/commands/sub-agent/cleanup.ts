@@ -83,7 +83,10 @@ export default defineCommand({
       max: 128,
     }),
     "dry-run": flag.boolean("Report what would move; change nothing."),
-    orphans: flag.boolean("List orphan detached sub-agents instead of archiving; changes nothing."),
+    orphans: flag.boolean(
+      "List orphan detached sub-agents instead of archiving; changes nothing (--orphan works too).",
+    ),
+    orphan: flag.boolean("Same as --orphans.", { hidden: true }),
     kill: flag.boolean("With --orphans: stop or reconcile them (a user decision)."),
   },
   examples: [
@@ -92,13 +95,14 @@ export default defineCommand({
     "peaks sub-agent cleanup --orphans --json",
   ],
   async run({ flags }, ctx) {
-    if (flags.kill && !flags.orphans) {
+    const listOrphans = flags.orphans || flags.orphan;
+    if (flags.kill && !listOrphans) {
       throw usageError("CONFLICTING_FLAGS", "--kill acts on orphans only: use --orphans --kill.", {
         data: { flag: "kill" },
       });
     }
     const project = await resolveProject(ctx);
-    if (flags.orphans) return await orphans(ctx, project, flags.session, flags.kill);
+    if (listOrphans) return await orphans(ctx, project, flags.session, flags.kill);
     // Slice worktrees first: a record is archived only once its worktree is settled and gone.
     const { cleanupWorktrees } = await import("../../slice/cleanup.ts");
     const worktrees = await cleanupWorktrees(ctx, project, flags["dry-run"]);

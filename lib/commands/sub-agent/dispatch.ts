@@ -151,13 +151,22 @@ const spec = defineCommand({
 
 type DispatchInput = Input<typeof spec.flags>;
 
+const WRITE_ARTIFACT_HINT = "--write-artifact names a file the dispatched sub-agent will own; a " +
+  "sub-agent registers a file it wrote with peaks sub-agent artifact --record <record> --path <path>.";
+
 /** The single-dispatch checks that need no disk: the role, and no DAG-only flag. */
 function checkArgs({ args, given }: DispatchInput): string {
   if (args.role === undefined) {
+    // 1.x registered a written file with `dispatch --write-artifact <path>`; now that is its own command.
+    const artefact = given.has("write-artifact");
     throw usageError(
       "MISSING_ARGUMENT",
-      "peaks sub-agent dispatch needs <role> (or --from-dag <file>, whose nodes name their roles).",
-      { data: { argument: "role" }, nextActions: ["peaks sub-agent dispatch --help"] },
+      "peaks sub-agent dispatch needs <role> (or --from-dag <file>, whose nodes name their roles)." +
+        (artefact ? ` ${WRITE_ARTIFACT_HINT}` : ""),
+      {
+        data: { argument: "role" },
+        nextActions: [`peaks sub-agent ${artefact ? "artifact" : "dispatch"} --help`],
+      },
     );
   }
   if (given.has("max-parallel")) {
