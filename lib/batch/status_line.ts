@@ -91,13 +91,16 @@ export function batchCounts(members: MemberView[]): BatchCounts {
 
 /**
  * `swarm 2/3 running`, `swarm 1/3 running, 1 queued`, `swarm 3/3 done`, `swarm 2/3 done, 1 failed`; a batch
- * none of whose open members has sent a beat yet is `not started`, and a
+ * none of whose open members has sent a beat yet is `not started`, one whose
+ * open members beat and then went quiet is `stalled`, and a
  * single dispatch is `sub-agent running`, `sub-agent done`, `sub-agent failed`.
  */
 export function batchHeader(members: MemberView[]): string {
   const counts = batchCounts(members);
-  const started = members.some((m) => m.status === "running" || m.status === "finalizing");
-  const state = counts.open > 0 ? (started ? "running" : "not started") : "";
+  const running = members.some((m) => m.status === "running" || m.status === "finalizing");
+  // An open member that has sent a beat started: gone quiet since, it stalled.
+  const beat = members.some((m) => isOpen(m) && m.beatAgeSec !== null);
+  const state = counts.open > 0 ? (running ? "running" : beat ? "stalled" : "not started") : "";
   if (counts.total === 1) {
     return `sub-agent ${state || (counts.done ? "done" : members[0].status)}`;
   }

@@ -80,3 +80,24 @@ Deno.test("the status line's presence: the caller's own file, else the session's
   await Deno.writeTextFile(project.layout.presence(SID, "w1"), "[]");
   assertEquals((await peekPresence(project, SID, "w1"))?.skill, "peaks-code");
 });
+
+Deno.test("a member that beat and went stale is stalled, not 'not started'", () => {
+  const member = (status: string, beatAgeSec: number | null) =>
+    ({
+      n: 1,
+      role: "rd",
+      recordPath: "r.json",
+      status,
+      liveness: "stale",
+      progress: 10,
+      beatAgeSec,
+      sinceDispatchSec: 600,
+      record: null,
+    }) as unknown as Parameters<typeof batchHeader>[0][number];
+  assertEquals(batchHeader([member("stale", 420)]), "sub-agent stalled");
+  assertEquals(batchHeader([member("never-started", null)]), "sub-agent not started");
+  assertEquals(
+    batchHeader([member("stale", 420), member("queued", null)]),
+    "swarm 2/2 stalled",
+  );
+});
