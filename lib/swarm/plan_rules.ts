@@ -70,11 +70,21 @@ export interface Shape {
   edges: { from: SwarmRole; to: SwarmRole }[];
 }
 
-/** full keeps every planned member in parallel; backend-only drops UI; sequential chains RD → QA. */
-export function applyChoice(roles: SwarmRole[], choice: SwarmChoice): Shape {
+/**
+ * full keeps every planned member in parallel, and when the user chose it (`chosen`) it is
+ * UI + RD + QA whatever the frontend signals said; backend-only drops UI; sequential chains RD → QA.
+ */
+export function applyChoice(
+  roles: SwarmRole[],
+  choice: SwarmChoice,
+  options: { chosen?: boolean } = {},
+): Shape {
   switch (choice) {
     case "full":
-      return { subAgents: roles, edges: [] };
+      return {
+        subAgents: options.chosen && !roles.includes("ui") ? ["ui", ...roles] : roles,
+        edges: [],
+      };
     case "backend-only":
       return { subAgents: roles.filter((r) => r !== "ui"), edges: [] };
     case "sequential":
@@ -86,8 +96,7 @@ export function applyChoice(roles: SwarmRole[], choice: SwarmChoice): Shape {
 }
 
 export const CHOICE_SUMMARY: Record<SwarmChoice, string> = {
-  full:
-    "Full: UI design (when the request touches the frontend) + RD planning + QA test cases, in parallel",
+  full: "Full: UI design + RD planning + QA test cases, in parallel",
   "backend-only": "Backend-only: RD planning + QA test cases in parallel, no UI design",
   sequential: "Sequential: RD planning first, then QA test cases; no UI design",
 };

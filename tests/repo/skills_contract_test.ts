@@ -173,3 +173,11 @@ Deno.test("the UI brief carries the fidelity, login, browser and screenshot gate
     /a `blocked` return with `mcp-missing:<server>` \| run `peaks capabilities --json`/,
   );
 });
+
+Deno.test("every workflow mode the CLI accepts is in the mode table, 24h with its meaning", async () => {
+  const { PRESENCE_MODES } = await import("../../lib/state/presence.ts");
+  const code = await prose("peaks-code/SKILL.md");
+  for (const mode of PRESENCE_MODES) assertMatch(code, new RegExp(`\\| \`${mode}\` +\\|`), mode);
+  assertMatch(code, /`24h` decides like `full-auto`/);
+  assertMatch(code, /leave a checkpoint at every phase change/);
+});

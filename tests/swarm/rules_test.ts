@@ -81,6 +81,10 @@ Deno.test("modes and choices", () => {
   for (const mode of ["assisted", "strict"] as const) assertEquals(modeDecidesAlone(mode), false);
   const all = ["ui", "rd-planning", "qa-test-cases"] as const;
   assertEquals(applyChoice([...all], "full"), { subAgents: [...all], edges: [] });
+  // Chosen by the user, Full is UI + RD + QA even without a frontend signal.
+  const backend = ["rd-planning", "qa-test-cases"] as const;
+  assertEquals(applyChoice([...backend], "full").subAgents, [...backend]);
+  assertEquals(applyChoice([...backend], "full", { chosen: true }).subAgents, [...all]);
   assertEquals(applyChoice([...all], "backend-only"), {
     subAgents: ["rd-planning", "qa-test-cases"],
     edges: [],

@@ -99,7 +99,8 @@ export default defineCommand({
       const modeWords = mode.source === "flag" ? ["--mode", mode.mode] : [];
       return needsChoice(ctx, session, rid, planned, signals, modeWords, warnings);
     }
-    const shape = planned && choice ? applyChoice(planned, choice) : undefined;
+    const chosen = flags.choice !== undefined;
+    const shape = planned && choice ? applyChoice(planned, choice, { chosen }) : undefined;
     const written = await writePlan(ctx, session, { signals, choice, shape });
     if (written.replanned) warnings.push(written.replanned);
     if (shape) {
@@ -253,7 +254,7 @@ function needsChoice(
   warnings: Warning[],
 ) {
   const options = SWARM_CHOICES.map((choice) => {
-    const shape = applyChoice(planned, choice);
+    const shape = applyChoice(planned, choice, { chosen: true });
     return {
       choice,
       summary: CHOICE_SUMMARY[choice],

@@ -98,6 +98,19 @@ Deno.test("bugfix on the backend: rd-planning and qa-test-cases, no ui", async (
   assert(!("matchedKeywords" in plan.json.data), "no empty fields");
   const dag = await readDag(dir.path, ws.sid);
   assertEquals(dag.nodes[0].artifacts, [`.peaks/_runtime/${ws.sid}/rd/bug-analysis-002-race.md`]);
+  // --choice full, as the user picks it, is UI + RD + QA: UI joins without a frontend signal.
+  const full = await ws.peaks(
+    "swarm",
+    "plan",
+    "--rid",
+    "002-race",
+    "--mode",
+    "assisted",
+    "--choice",
+    "full",
+  );
+  assertEquals(full.code, 0, full.stdout);
+  assertEquals(full.json.data.subAgents, ["ui", "rd-planning", "qa-test-cases"]);
   assertMatch(dag.nodes[0].prompt!, /"## Root cause" and "## Fix approach"/);
 });
 
