@@ -106,7 +106,7 @@ export function batchHeader(members: MemberView[]): string {
   }
   // Queued members (waiting for a free slot) are not running: `swarm 1/2 running, 1 queued`.
   const queued = members.filter((m) => m.status === "queued").length;
-  if (started && queued) {
+  if (running && queued) {
     return `swarm ${counts.open - queued}/${counts.total} running, ${queued} queued`;
   }
   if (counts.open > 0) return `swarm ${counts.open}/${counts.total} ${state}`;

@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   HISTORY_BOUNDARY_IN_PROMPT: [[3], "The prompt carries the orchestrator's session history.", "Give the detached sub-agent a prompt without the history."],
   HOME_NOT_SET: [[1], "Neither HOME nor USERPROFILE is set.", "Set HOME, or use --scope project."],
   HOST_ISOLATION_SKIPPED: [[W], "Uncommitted changes: peaks made the slices' worktrees itself, not the host.", "Commit first to let the host isolate slices."],
+  HOST_NOT_SUPPORTED: [[1], "peaks does not know where this host keeps its MCP servers.", "Name a known host with --ide; the message lists them."],
   IDE_ASSUMED: [[W], "No host was detected; claude-code was assumed.", "Pass --ide to choose the host."],
   IDE_NOT_SUPPORTED: [[3], "The host has no in-process sub-agent tool for this.", "Use detached dispatch or another host."],
   INTERNAL_ERROR: [[1], "An unexpected error inside peaks.", "Rerun with PEAKS_DEBUG=1 and report the stack."],
