@@ -120,7 +120,7 @@ export function threeNodeDag(round = 0): string {
 export function promptText(bytes: number): string {
   const paragraph = "Read src/pages/ProfilePage.tsx and src/store/members.ts before you change " +
     "anything. Keep the existing naming, the service layer and the hooks conventions. " +
-    "Write the tech doc to rd/tech-doc.md with the sections Context, Approach, Risks and " +
+    "Write the tech doc to rd/tech-doc-<rid>.md with the sections Context, Approach, Risks and " +
     "Test plan, then register it as an artefact and send a heartbeat after each step.\n\n";
   return paragraph.repeat(Math.ceil(bytes / paragraph.length)).slice(0, bytes);
 }

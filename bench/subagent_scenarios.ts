@@ -88,7 +88,7 @@ export const SUBAGENT_SCENARIOS: Scenario[] = [
       "--key",
       "rd-planning.completed",
       "--value",
-      '{"artefacts":["rd/tech-doc.md"]}',
+      `{"artefacts":["rd/tech-doc-${RID}.md"]}`,
       "--from",
       "rd-planning",
       "--json",
@@ -139,7 +139,7 @@ export const SUBAGENT_SCENARIOS: Scenario[] = [
     shown: "sub-agent artifact --record <record> --path <3 KB doc> --json",
     setup: async (tools) => {
       const vars = await midSwarm(tools);
-      const doc = `.peaks/_runtime/${vars.sid}/rd/tech-doc.md`;
+      const doc = `.peaks/_runtime/${vars.sid}/rd/tech-doc-${RID}.md`;
       await Deno.mkdir(`${tools.project}/.peaks/_runtime/${vars.sid}/rd`, { recursive: true });
       await Deno.writeTextFile(`${tools.project}/${doc}`, TECH_DOC);
       return { ...vars, doc };

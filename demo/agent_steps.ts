@@ -77,8 +77,8 @@ async function writePromptFile(state: RunbookState, role: string): Promise<void>
   const path = join(sessionDir(state), "prompts", `${rid}-${role}-task.md`);
   await Deno.mkdir(dirname(path), { recursive: true });
   const task = role === "rd"
-    ? "Implement the request with the peaks-rd skill (implementation step). Read rd/tech-doc.md, " +
-      "ui/design-draft.md and qa/test-cases/<rid>.md in the session; write rd/code-review.md with ## Findings."
+    ? "Implement the request with the peaks-rd skill (implementation step). Read rd/tech-doc-<rid>.md, " +
+      "ui/design-draft-<rid>.md and qa/test-cases/<rid>.md in the session; write rd/code-review-<rid>.md with ## Findings."
     : "Run the test cases with the peaks-qa skill (execution step) and write qa/test-reports/<rid>.md with " +
       "## Test execution; give the verdict in diffSummary.";
   await Deno.writeTextFile(path, `${task.replaceAll("<rid>", rid)}\n`);

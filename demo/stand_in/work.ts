@@ -227,9 +227,15 @@ export async function roleWork(rt: RoleRuntime, session: string, peaks: Peaks): 
   const planningTypes = ["feature", "refactor", "bugfix"];
   switch (rt.role) {
     case "ui": {
-      const draft = join(session, "ui", "design-draft.md");
+      const draft = join(session, "ui", `design-draft-${rt.requestId}.md`);
       await write(draft, DESIGN);
-      const request = await createRequest(rt, session, "ui", peaks, () => "see ui/design-draft.md");
+      const request = await createRequest(
+        rt,
+        session,
+        "ui",
+        peaks,
+        () => `see ui/design-draft-${rt.requestId}.md`,
+      );
       return {
         status: "ok",
         artefacts: [
@@ -248,7 +254,7 @@ export async function roleWork(rt: RoleRuntime, session: string, peaks: Peaks): 
       }
       const doc = rt.type === "bugfix"
         ? join(session, "rd", `bug-analysis-${rt.requestId}.md`)
-        : join(session, "rd", "tech-doc.md");
+        : join(session, "rd", `tech-doc-${rt.requestId}.md`);
       await write(
         doc,
         rt.type === "bugfix"
@@ -280,7 +286,7 @@ export async function roleWork(rt: RoleRuntime, session: string, peaks: Peaks): 
     }
     case "rd": {
       const files = await implement(rt);
-      const review = join(session, "rd", "code-review.md");
+      const review = join(session, "rd", `code-review-${rt.requestId}.md`);
       await write(
         review,
         `# Code review: ${rt.requestId}\n\n## Findings\n\n- The upload refuses wrong types and sizes before reading the file.\n- Object URLs are not revoked when the avatar changes; acceptable for this scope, noted as a follow-up.\n`,

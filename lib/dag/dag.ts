@@ -1,6 +1,6 @@
 /**
  * The fan-out graph read by `sub-agent dispatch --from-dag` and written by
- * `swarm plan` (`sc/slice-dag.json`): nodes (one sub-agent each) and edges
+ * `swarm plan` (`sc/slice-dag-<rid>.json`): nodes (one sub-agent each) and edges
  * (`to` runs after `from`). Validation names what is wrong (the cycle, the
  * unknown endpoint); levels are computed in linear time, so a hostile file
  * costs little before it is refused by the size caps below.

@@ -1,6 +1,6 @@
 /**
  * FANOUT_REQUIRED: a single dispatch for a request whose planned DAG
- * (`sc/slice-dag.json`) has two or more nodes ready to go at once. Parallel
+ * (`sc/slice-dag-<rid>.json`) has two or more nodes ready to go at once. Parallel
  * leaves must go out in one `--from-dag` call, not one after another. The
  * DAG module is loaded only when the file exists, so plain dispatches pay
  * one failed read.
@@ -18,7 +18,7 @@ export async function fanoutWarning(
   rid: string,
   sessionFromBinding: boolean,
 ): Promise<Warning | undefined> {
-  const path = project.layout.sliceDag(sid);
+  const path = project.layout.sliceDag(sid, rid);
   // A missing, oversized or non-regular DAG file is the plan's business, not this warning's.
   const text = await readBoundedText(path).catch(() => undefined);
   if (text === undefined) return undefined;

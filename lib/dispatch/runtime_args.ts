@@ -77,7 +77,12 @@ export async function readSurroundings(
     rid ? soft(warnings, () => readRequest(project, sid, "prd", rid)) : undefined,
     soft(warnings, () => readScanResult(project)),
     exists(project.layout.projectScan),
-    soft(warnings, () => readJsonFile(project.layout.swarmPlan(sid), { what: "swarm plan" })),
+    rid
+      ? soft(
+        warnings,
+        () => readJsonFile(project.layout.swarmPlan(sid, rid), { what: "swarm plan" }),
+      )
+      : undefined,
   ]);
   // The swarm plan belongs to the swarm commands; only the mode and two booleans are taken from it, defensively.
   const planObject = plan && typeof plan === "object" ? plan as Record<string, unknown> : {};

@@ -73,9 +73,9 @@ async function rdTask(input: TaskInput, state: WorkflowState, head: string) {
   const slices = await currentSliceRun(project, sessionId, rid, state.records, rd.meta.updatedAt);
   const { layout } = project;
   const read = await existing(project, [
-    layout.rdTechDoc(sessionId),
+    layout.rdTechDoc(sessionId, rid),
     layout.rdBugAnalysis(sessionId, rid),
-    layout.uiDesignDraft(sessionId),
+    layout.uiDesignDraft(sessionId, rid),
     layout.qaTestCases(sessionId, rid),
   ]);
   const rework = qa?.meta.state === "verdict-issued" && qa.meta.verdict === "return-to-rd";
@@ -130,7 +130,7 @@ async function txtTask(
   const read = await existing(project, [
     layout.qaTestReport(sessionId, rid),
     layout.scImpact(sessionId, rid),
-    layout.swarmPlan(sessionId),
+    layout.swarmPlan(sessionId, rid),
   ]);
   const gate = await gateRequirements(
     project,

@@ -30,7 +30,7 @@ const NOT_DOCS = ["feature", "bugfix", "refactor", "config", "chore"] as const;
 
 const designDraft: Rule = {
   types: ALL,
-  file: (l, sid) => l.uiDesignDraft(sid),
+  file: (l, sid, rid) => l.uiDesignDraft(sid, rid),
   placeholderFree: true,
 };
 
@@ -43,7 +43,7 @@ export const PREREQUISITES: Record<string, Rule[]> = {
   "ui:direction-locked": [designDraft],
   "ui:handed-off": [designDraft],
   "rd:spec-locked": [
-    { types: BUILD, file: (l, sid) => l.rdTechDoc(sid) },
+    { types: BUILD, file: (l, sid, rid) => l.rdTechDoc(sid, rid) },
     {
       types: ["bugfix"],
       file: (l, sid, rid) => l.rdBugAnalysis(sid, rid),
@@ -52,7 +52,7 @@ export const PREREQUISITES: Record<string, Rule[]> = {
   ],
   "rd:qa-handoff": [{
     types: NOT_DOCS,
-    file: (l, sid) => l.rdCodeReview(sid),
+    file: (l, sid, rid) => l.rdCodeReview(sid, rid),
     headings: ["## Findings"],
   }],
   "qa:running": [{

@@ -59,7 +59,7 @@ const TEMPLATES: Record<RequestRole, (input: TemplateInput) => string[]> = {
     "",
     "- <what RD must keep exactly as designed>",
     "",
-    "The full draft lives in `ui/design-draft.md` in this session.",
+    `The full draft lives in \`ui/design-draft-${rid}.md\` in this session.`,
   ],
   rd: ({ rid, type }) => [
     `# RD ${rid}: <title>`,

@@ -1,5 +1,5 @@
 /**
- * The slice DAG a plan fans out (`.peaks/_runtime/<sid>/sc/slice-dag.json`,
+ * The slice DAG a plan fans out (`.peaks/_runtime/<sid>/sc/slice-dag-<rid>.json`,
  * or any file `dispatch --from-dag` reads) and the batch's DAG section: the
  * caps, the allowed values, the types, and the zod schemas that decide a
  * graph the zod-free check (lib/dag/rules.ts) does not vouch for, and word

@@ -1,5 +1,5 @@
 /**
- * The swarm plan (`.peaks/_runtime/<sid>/sc/swarm-plan.json`): its version,
+ * The swarm plan (`.peaks/_runtime/<sid>/sc/swarm-plan-<rid>.json`): its version,
  * the members, the fan-out choices, the convergence outcomes, and the zod
  * schema that decides a plan its shape (SWARM_PLAN_SHAPE) doubts.
  */

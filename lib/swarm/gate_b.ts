@@ -23,11 +23,11 @@ export function gateBRequirements(
 ): Requirement[] {
   switch (role) {
     case "ui":
-      return [file(layout.uiDesignDraft(sid)), file(layout.request(sid, "ui", rid))];
+      return [file(layout.uiDesignDraft(sid, rid)), file(layout.request(sid, "ui", rid))];
     case "rd-planning":
       return type === "bugfix"
         ? [file(layout.rdBugAnalysis(sid, rid), ["## Root cause", "## Fix approach"])]
-        : [file(layout.rdTechDoc(sid))];
+        : [file(layout.rdTechDoc(sid, rid))];
     case "qa-test-cases":
       return [file(layout.qaTestCases(sid, rid), ["## Test cases"])];
   }

@@ -1,5 +1,5 @@
 /**
- * The DAG `swarm plan` writes to `sc/slice-dag.json`: one node per member,
+ * The DAG `swarm plan` writes to `sc/slice-dag-<rid>.json`: one node per member,
  * its prompt pointing at the role skill (the dispatch adds the runtime
  * arguments, heartbeat, completion and policy blocks around it), its Gate-B
  * files declared as artefacts, and the edges of the chosen shape.

@@ -1,5 +1,5 @@
 /**
- * The swarm plan (`.peaks/_runtime/<sid>/sc/swarm-plan.json`): which
+ * The swarm plan (`.peaks/_runtime/<sid>/sc/swarm-plan-<rid>.json`, one per request): which
  * sub-agents `swarm plan` decided to launch for a request and why, the batch
  * and DAG they go out in, and, once `swarm converge` ran, each member's final
  * status and the degradation outcome. Dispatch reads two of its booleans for
@@ -33,27 +33,36 @@ const SwarmPlanFile = stateSchema<SwarmPlan>(
 );
 
 /** A broken plan is moved aside (bytes kept); `swarm plan` then writes a fresh one. */
-function readOptions(project: Project, sid: string) {
-  const path = project.layout.swarmPlan(sid);
+function readOptions(project: Project, sid: string, rid: string) {
+  const path = project.layout.swarmPlan(sid, rid);
   return { what: "swarm plan", repair: [commandLine(["mv", path, `${path}.corrupt`])] };
 }
 
-export function readSwarmPlan(project: Project, sid: string): Promise<SwarmPlan | undefined> {
-  return readValidated(project.layout.swarmPlan(sid), SwarmPlanFile, readOptions(project, sid));
+export function readSwarmPlan(
+  project: Project,
+  sid: string,
+  rid: string,
+): Promise<SwarmPlan | undefined> {
+  return readValidated(
+    project.layout.swarmPlan(sid, rid),
+    SwarmPlanFile,
+    readOptions(project, sid, rid),
+  );
 }
 
 /** Replaces or edits the plan under its lock; `change` returns no value to leave it. */
 export function updateSwarmPlan<R>(
   project: Project,
   sid: string,
+  rid: string,
   change: (
     current: SwarmPlan | undefined,
   ) => Promise<{ value?: SwarmPlan; result: R }> | { value?: SwarmPlan; result: R },
 ): Promise<R> {
   return updateJson(
-    project.layout.swarmPlan(sid),
+    project.layout.swarmPlan(sid, rid),
     SwarmPlanFile,
-    readOptions(project, sid),
+    readOptions(project, sid, rid),
     change,
   );
 }

@@ -6,6 +6,7 @@
  * preferences are missing while a 1.x layout sign exists (.peaks/<sid>/ at
  * the top of .peaks/, .peaks/.active-skill.json, .peaks/.session.json).
  */
+import { sessionArtefactSigns } from "./request_artefacts.ts";
 import { join } from "../infra/std.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 import type { Project } from "../workspace/project.ts";
@@ -25,7 +26,8 @@ export type SignalKind =
   | "preferences-version"
   | "legacy-session-dir"
   | "legacy-active-skill"
-  | "legacy-session-file";
+  | "legacy-session-file"
+  | "session-artefacts";
 
 export interface Signal {
   kind: SignalKind;
@@ -138,6 +140,8 @@ export async function detect1x(
   } else if (workspaceExists) {
     signals.push(...await legacyLayoutSigns(project));
   }
+  // A 2.0 workspace from before per-request artefacts still needs its one move.
+  if (workspaceExists) signals.push(...await sessionArtefactSigns(project));
   const isOneX = workspaceExists && signals.length > 0;
   const { decision, decisionReason } = isOneX ? await decide(ctx, project, prefs, sessionFlag) : {
     decision: "skip" as const,

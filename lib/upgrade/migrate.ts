@@ -13,6 +13,7 @@ import { withLock } from "../infra/fs/lock.ts";
 import { ensureGitignore, ensureWorkspaceDirs, withGitignoreBlock } from "../workspace/skeleton.ts";
 import { LEGACY_SESSION_DIR, type Signal } from "./detect.ts";
 import { migrateStandards } from "./standards.ts";
+import { requestArtefactsStep } from "./request_artefacts.ts";
 import { backupFile, type Migration, moveToBackup, rel, step, type StepReport } from "./steps.ts";
 import { assertWritable } from "../workspace/writable.ts";
 import {
@@ -163,6 +164,7 @@ export async function migrateTo2(
       await preferencesStep(m),
       await gitignoreStep(m),
       await layoutStep(m),
+      await requestArtefactsStep(m),
       await migrateStandards(m),
     ];
     const changed = steps.some((s) => s.status === "changed" || s.status === "planned");

@@ -3,8 +3,8 @@
  * gate after it looks for. Written from the same requirements the gates check, so a sub-agent
  * that delivers what its task lists passes the next gate.
  *
- *     - .peaks/_runtime/<sid>/rd/code-review.md (with the line "## Findings")
- *     - .peaks/_runtime/<sid>/ui/design-draft.md (no <placeholder> left)
+ *     - .peaks/_runtime/<sid>/rd/code-review-<rid>.md (with the line "## Findings")
+ *     - .peaks/_runtime/<sid>/ui/design-draft-<rid>.md (no <placeholder> left)
  */
 import { displayPath } from "../workspace/paths.ts";
 import type { Requirement } from "../request/requirements.ts";

@@ -57,7 +57,10 @@ function planView(raw: unknown, rid: string): PlanView | undefined {
 
 async function readPlan(project: Project, sid: string, rid: string) {
   try {
-    return planView(await readJsonFile(project.layout.swarmPlan(sid), { what: "swarm plan" }), rid);
+    return planView(
+      await readJsonFile(project.layout.swarmPlan(sid, rid), { what: "swarm plan" }),
+      rid,
+    );
   } catch (error) {
     // A broken plan is reported by the swarm commands; the next step is then to plan again.
     if (error instanceof PeaksError) return undefined;

@@ -85,8 +85,11 @@ function sessionLayout(runtime: string) {
     subAgentMarker: (sid: string, role: string) =>
       join(sessionDir(sid), "system", `sub-agent-${assertId(role, "role")}.json`),
     existingSystem: (sid: string) => join(sessionDir(sid), "system", "existing-system.md"),
-    swarmPlan: (sid: string) => join(sessionDir(sid), "sc", "swarm-plan.json"),
-    sliceDag: (sid: string) => join(sessionDir(sid), "sc", "slice-dag.json"),
+    /** Each request's own swarm plan and member DAG: planning one request leaves another's alone. */
+    swarmPlan: (sid: string, rid: string) =>
+      join(sessionDir(sid), "sc", `swarm-plan-${assertId(rid, "request id")}.json`),
+    sliceDag: (sid: string, rid: string) =>
+      join(sessionDir(sid), "sc", `slice-dag-${assertId(rid, "request id")}.json`),
     detachedDir: (sid: string, rid: string) =>
       join(sessionDir(sid), "detached", assertId(rid, "request id")),
     /** One detached run (one record): swarm siblings share a rid, so each gets its own folder. */
@@ -94,12 +97,26 @@ function sessionLayout(runtime: string) {
       join(sessionDir(sid), "detached", assertId(rid, "request id"), assertId(run, "detached run")),
     requestOverrides: (sid: string) => join(sessionDir(sid), "request-overrides.json"),
 
-    // Role artefacts that the request gates check.
-    uiDesignDraft: (sid: string) => join(sessionDir(sid), "ui", "design-draft.md"),
-    rdTechDoc: (sid: string) => join(sessionDir(sid), "rd", "tech-doc.md"),
+    // Role artefacts that the request gates check, one per request (`<role>/<name>-<rid>.<ext>`).
+    uiDesignDraft: (sid: string, rid: string) =>
+      join(sessionDir(sid), "ui", `design-draft-${assertId(rid, "request id")}.md`),
+    rdTechDoc: (sid: string, rid: string) =>
+      join(sessionDir(sid), "rd", `tech-doc-${assertId(rid, "request id")}.md`),
     rdBugAnalysis: (sid: string, rid: string) =>
       join(sessionDir(sid), "rd", `bug-analysis-${assertId(rid, "request id")}.md`),
-    rdCodeReview: (sid: string) => join(sessionDir(sid), "rd", "code-review.md"),
+    rdCodeReview: (sid: string, rid: string) =>
+      join(sessionDir(sid), "rd", `code-review-${assertId(rid, "request id")}.md`),
+    /**
+     * Where versions before per-request artefacts kept them, once per session; `peaks upgrade`
+     * moves each to the request it belongs to (the one its session's swarm plan names).
+     */
+    legacySessionArtefacts: (sid: string) => ({
+      swarmPlan: join(sessionDir(sid), "sc", "swarm-plan.json"),
+      sliceDag: join(sessionDir(sid), "sc", "slice-dag.json"),
+      uiDesignDraft: join(sessionDir(sid), "ui", "design-draft.md"),
+      rdTechDoc: join(sessionDir(sid), "rd", "tech-doc.md"),
+      rdCodeReview: join(sessionDir(sid), "rd", "code-review.md"),
+    }),
     /** The implementation slice DAG RD planning writes for a request. */
     rdSlices: (sid: string, rid: string) =>
       join(sessionDir(sid), "rd", `slices-${assertId(rid, "request id")}.json`),

@@ -252,7 +252,7 @@ export const SCENARIOS: Scenario[] = [
         {
           id: "page",
           owns: ["src/pages/ProfilePage.tsx"],
-          task: "Build the profile page as rd/tech-doc.md says.",
+          task: "Build the profile page as rd/tech-doc-<rid>.md says.",
           change: async (dir) => {
             await write(
               join(dir, "src", "pages", "ProfilePage.tsx"),
@@ -264,7 +264,7 @@ export const SCENARIOS: Scenario[] = [
         {
           id: "upload",
           owns: ["src/lib/avatarUpload.ts"],
-          task: "Write the avatar upload client as rd/tech-doc.md says.",
+          task: "Write the avatar upload client as rd/tech-doc-<rid>.md says.",
           change: async (dir) => {
             await write(
               join(dir, "src", "lib", "avatarUpload.ts"),
@@ -276,7 +276,7 @@ export const SCENARIOS: Scenario[] = [
         {
           id: "route",
           owns: ["src/App.tsx"],
-          task: "Route /members/:id to the profile page as rd/tech-doc.md says.",
+          task: "Route /members/:id to the profile page as rd/tech-doc-<rid>.md says.",
           change: async (dir) => {
             await requireMerged(dir, "src/pages/ProfilePage.tsx");
             await requireMerged(dir, "src/lib/avatarUpload.ts");

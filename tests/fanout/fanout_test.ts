@@ -340,7 +340,7 @@ Deno.test("a failed node blocks what depends on it: DAG_BLOCKED names both", asy
 Deno.test("FANOUT_REQUIRED: a single dispatch for a request whose planned DAG has parallel leaves", async () => {
   await using dir = await tempDir();
   const sid = await initWorkspace(dir.path);
-  const planned = join(dir.path, ".peaks", "_runtime", sid, "sc", "slice-dag.json");
+  const planned = join(dir.path, ".peaks", "_runtime", sid, "sc", "slice-dag-001-fan.json");
   await writeText(
     planned,
     JSON.stringify({

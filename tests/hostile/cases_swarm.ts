@@ -3,7 +3,7 @@ import { join } from "../../lib/infra/std.ts";
 import { type CommandCases, sessionDir, truncate, UNICODE, write } from "./model.ts";
 
 const planFile = (fx: Parameters<typeof sessionDir>[0]) =>
-  join(sessionDir(fx), "sc", "swarm-plan.json");
+  join(sessionDir(fx), "sc", "swarm-plan-r1.json");
 
 const slicesFile = (fx: Parameters<typeof sessionDir>[0]) =>
   join(sessionDir(fx), "rd", "slices-r1.json");

@@ -92,7 +92,7 @@ const STATE_FILES: Array<[string, (fx: Fixture) => string]> = [
 ];
 
 /** Where a request's planned DAG is kept (the fixture has none; a dispatch with a request id looks). */
-const sliceDag = (fx: Fixture) => join(sessionDir(fx), "sc", "slice-dag.json");
+const sliceDag = (fx: Fixture) => join(sessionDir(fx), "sc", "slice-dag-001-fanout.json");
 
 /** Class 1: every state folder a symlink to a folder outside the project. */
 export const FOLDER_LINK_ATTACKS: StateAttack[] = FOLDER_LINKS.map(([label, path]) => ({

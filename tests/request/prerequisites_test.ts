@@ -20,14 +20,14 @@ Deno.test("the prerequisite table per role, state and type", () => {
   const root = "/p";
   for (const type of REQUEST_TYPES) {
     assertEquals(needed(root, "prd", type, "confirmed-by-user"), [`${s}/prd/requests/r1.md`]);
-    assertEquals(needed(root, "ui", type, "direction-locked"), [`${s}/ui/design-draft.md`]);
+    assertEquals(needed(root, "ui", type, "direction-locked"), [`${s}/ui/design-draft-r1.md`]);
     assertEquals(needed(root, "txt", type, "finalized"), [`${s}/txt/handoff-r1.md`, "CLAUDE.md"]);
     assertEquals(needed(root, "sc", type, "impact-recorded"), [`${s}/sc/r1-impact.md`]);
     assertEquals(needed(root, "rd", type, "implemented"), []);
     assertEquals(needed(root, "prd", type, "handed-off"), []);
   }
-  assertEquals(needed(root, "rd", "feature", "spec-locked"), [`${s}/rd/tech-doc.md`]);
-  assertEquals(needed(root, "rd", "refactor", "spec-locked"), [`${s}/rd/tech-doc.md`]);
+  assertEquals(needed(root, "rd", "feature", "spec-locked"), [`${s}/rd/tech-doc-r1.md`]);
+  assertEquals(needed(root, "rd", "refactor", "spec-locked"), [`${s}/rd/tech-doc-r1.md`]);
   assertEquals(needed(root, "rd", "bugfix", "spec-locked"), [`${s}/rd/bug-analysis-r1.md`]);
   for (const type of ["config", "docs", "chore"] as const) {
     assertEquals(needed(root, "rd", type, "spec-locked"), []);
@@ -37,7 +37,7 @@ Deno.test("the prerequisite table per role, state and type", () => {
     assertEquals(needed(root, "qa", type, "running"), [`${s}/qa/test-cases/r1.md`]);
   }
   assertEquals(needed(root, "rd", "docs", "qa-handoff"), []);
-  assertEquals(needed(root, "rd", "chore", "qa-handoff"), [`${s}/rd/code-review.md`]);
+  assertEquals(needed(root, "rd", "chore", "qa-handoff"), [`${s}/rd/code-review-r1.md`]);
   assertEquals(needed(root, "qa", "docs", "verdict-issued"), []);
   assertEquals(needed(root, "qa", "config", "verdict-issued"), [`${s}/qa/test-reports/r1.md`]);
 });
@@ -75,7 +75,7 @@ Deno.test("a heading must match exactly, and a near miss is pointed out", async 
 Deno.test("the UI draft must be free of placeholders", async () => {
   await using dir = await tempDir();
   const layout = projectLayout(dir.path);
-  await writeText(layout.uiDesignDraft(SID), "# Draft\n\n<layout idea>\n");
+  await writeText(layout.uiDesignDraft(SID, "r1"), "# Draft\n\n<layout idea>\n");
   const reqs = requirementsFor(layout, SID, "ui", "feature", "r1", "direction-locked");
   const [problem] = await checkRequirements(dir.path, reqs);
   assertEquals(problem.kind, "placeholders");

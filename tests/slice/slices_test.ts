@@ -137,7 +137,7 @@ Deno.test("the workflow waits for every slice, sends the next level, then one RD
   ]);
   assertEquals(init.code, 0, init.stdout);
   await fillPlaceholders(join(w.root, `.peaks/_runtime/${w.sid}/rd/requests/r1.md`));
-  await writeText(join(w.root, `.peaks/_runtime/${w.sid}/rd/tech-doc.md`), "# r1\n\nthe plan\n");
+  await writeText(join(w.root, `.peaks/_runtime/${w.sid}/rd/tech-doc-r1.md`), "# r1\n\nthe plan\n");
   const locked = await peaks(w, [
     "request",
     "transition",
@@ -188,7 +188,7 @@ Deno.test("the workflow waits for every slice, sends the next level, then one RD
   assertEquals(review.code, 0, review.stdout);
   const task = JSON.parse(await read(w, recordPathOf(w.root, review.json.data.record))).prompt;
   assertStringIncludes(task, "RD's implementation slices (a, b, c) are merged");
-  assertStringIncludes(task, "rd/code-review.md");
+  assertStringIncludes(task, "rd/code-review-r1.md");
 });
 
 Deno.test("two slices change the same lines: SLICE_CONFLICT names both, the refused one leaves the main tree alone, both patches stay", async () => {

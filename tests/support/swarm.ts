@@ -90,7 +90,10 @@ export async function writeArtefacts(
 ): Promise<void> {
   switch (role) {
     case "ui":
-      await ws.write("ui/design-draft.md", "# Design draft\n\nA centred card with the form.\n");
+      await ws.write(
+        `ui/design-draft-${rid}.md`,
+        "# Design draft\n\nA centred card with the form.\n",
+      );
       await ws.write(
         `ui/requests/${rid}.md`,
         prdText(rid, type, "draft", "The login card.").replace("role: prd", "role: ui"),
@@ -103,7 +106,7 @@ export async function writeArtefacts(
           "# Bug analysis\n\n## Root cause\n\nA race.\n\n## Fix approach\n\nA lock.\n",
         );
       } else {
-        await ws.write("rd/tech-doc.md", "# Tech doc\n\nOne endpoint, one table.\n");
+        await ws.write(`rd/tech-doc-${rid}.md`, "# Tech doc\n\nOne endpoint, one table.\n");
       }
       return;
     case "qa-test-cases":

@@ -112,7 +112,7 @@ const spec = defineCommand({
     "peaks sub-agent dispatch rd-planning --request-id 001-login --prompt-file .peaks/_runtime/<sid>/rd/task.md --json",
     "cat task.md | peaks sub-agent dispatch qa-test-cases --request-id 001-login --batch-id <id> --prompt - --json",
     "peaks sub-agent dispatch ui --request-id 001-login --prompt 'Design the login page' --brief pointer --json",
-    "peaks sub-agent dispatch --from-dag .peaks/_runtime/<sid>/sc/slice-dag.json --batch-id <id> --json",
+    "peaks sub-agent dispatch --from-dag .peaks/_runtime/<sid>/sc/slice-dag-<rid>.json --batch-id <id> --json",
     "peaks sub-agent dispatch rd --request-id 001-login --prompt-file task.md --mode detached --vendor codex --timeout 30m --json",
   ],
   exitNotes: [

@@ -74,7 +74,7 @@ export default defineCommand({
     }),
   },
   examples: [
-    `peaks sub-agent share --batch <id> --key rd-planning.completed --value '{"artefacts":["rd/tech-doc.md"]}' --from rd-planning --json`,
+    `peaks sub-agent share --batch <id> --key rd-planning.completed --value '{"artefacts":["rd/tech-doc-<rid>.md"]}' --from rd-planning --json`,
     `peaks sub-agent share --batch <id> --key ui.design-blocker --value '{"reason":"no brand colours"}' --from ui --json`,
   ],
   exitNotes: [

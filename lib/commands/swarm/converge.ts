@@ -30,11 +30,11 @@ export default defineCommand({
   name: "swarm converge",
   description:
     "Gate B for a planned swarm: reads each member's newest record in the swarm's batch and checks its artefacts " +
-    "(ui: ui/design-draft.md and ui/requests/<rid>.md; rd-planning: rd/tech-doc.md, or rd/bug-analysis-<rid>.md " +
+    "(ui: ui/design-draft-<rid>.md and ui/requests/<rid>.md; rd-planning: rd/tech-doc-<rid>.md, or rd/bug-analysis-<rid>.md " +
     "with ## Root cause and ## Fix approach for a bugfix; qa-test-cases: qa/test-cases/<rid>.md with ## Test cases; " +
     "each present, not empty, without placeholders). Applies the degradation table (one member failed: " +
     "ui-design-missing, tech-doc-missing or qa-test-cases-missing; two: swarm-degraded-to-sequential; all: " +
-    "swarm-aborted), records each member's final status in sc/swarm-plan.json, sets the presence gate " +
+    "swarm-aborted), records each member's final status in sc/swarm-plan-<rid>.json, sets the presence gate " +
     "swarm-converged and names the next command. Members still running are refused (exit 3) unless " +
     "--finalize-open, which finalizes them as failed.",
   flags: {
@@ -119,15 +119,15 @@ export default defineCommand({
   },
 });
 
-/** The session's swarm plan, which must be this request's. */
+/** The request's own swarm plan. */
 async function planFor(session: SessionContext, rid: string): Promise<SwarmPlan> {
-  const plan = await readSwarmPlan(session.project, session.sessionId);
+  const plan = await readSwarmPlan(session.project, session.sessionId, rid);
   if (!plan || plan.rid !== rid) {
     throw gateError(
       "SWARM_PLAN_NOT_FOUND",
       plan
-        ? `The session's swarm plan is for ${plan.rid}, not ${rid}; plan the swarm for ${rid} first.`
-        : `Session ${session.sessionId} has no swarm plan; plan the swarm for ${rid} first.`,
+        ? `The swarm plan file of ${rid} names ${plan.rid}; plan the swarm for ${rid} again.`
+        : `${rid} has no swarm plan in session ${session.sessionId}; plan the swarm for ${rid} first.`,
       { data: { rid, plannedRid: plan?.rid ?? null }, nextActions: [planCommand(session, rid)] },
     );
   }
@@ -185,7 +185,7 @@ async function recordConvergence(
   convergence: Convergence,
 ): Promise<void> {
   const { project, sessionId } = session;
-  await updateSwarmPlan(project, sessionId, (current) => {
+  await updateSwarmPlan(project, sessionId, plan.rid, (current) => {
     if (!current || current.rid !== plan.rid || current.batchId !== plan.batchId) {
       throw gateError(
         "SWARM_PLAN_CHANGED",

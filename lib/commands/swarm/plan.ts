@@ -43,7 +43,7 @@ export default defineCommand({
     "PRD_NOT_READY): feature, refactor and bugfix get rd-planning + qa-test-cases, plus ui when the project scan " +
     "says frontendOnly or the PRD names a frontend keyword; config, docs and chore skip the swarm. full-auto, 24h " +
     "and swarm modes decide alone; assisted and strict return needsChoice with the three shapes until --choice " +
-    "is given (nothing is written meanwhile). Writes sc/swarm-plan.json and sc/slice-dag.json, sets the presence " +
+    "is given (nothing is written meanwhile). Writes sc/swarm-plan-<rid>.json and sc/slice-dag-<rid>.json, sets the presence " +
     "gate swarm-fan-out, and hands out the one `sub-agent dispatch --from-dag` command that launches the swarm.",
   flags: {
     rid: flag.string("The request id whose PRD the swarm is planned from.", {
@@ -56,7 +56,7 @@ export default defineCommand({
       "Workflow mode (default: the presence mode, then the swarmMode preference, then assisted).",
     ),
     choice: flag.enum(SWARM_CHOICES, "The fan-out shape; assisted and strict modes ask for it."),
-    "emit-dag": flag.boolean("Also return the DAG written to sc/slice-dag.json as data.dag."),
+    "emit-dag": flag.boolean("Also return the DAG written to sc/slice-dag-<rid>.json as data.dag."),
     "session-id": flag.string("Session to use instead of the active one.", {
       placeholder: "<sid>",
       max: 128,
@@ -156,8 +156,8 @@ async function writePlan(
   const { project, sessionId } = session;
   const { signals, choice, shape } = decided;
   const { rid, type } = signals;
-  const planPath = displayPath(project.root, project.layout.swarmPlan(sessionId));
-  const dagFile = project.layout.sliceDag(sessionId);
+  const planPath = displayPath(project.root, project.layout.swarmPlan(sessionId, rid));
+  const dagFile = project.layout.sliceDag(sessionId, rid);
   const dagPath = displayPath(project.root, dagFile);
   const draftDag = shape
     ? buildPlanDag({ project, sessionId, rid, type, batchId: "pending", shape })
@@ -167,6 +167,7 @@ async function writePlan(
   const { plan, dag, previousBatch } = await updateSwarmPlan(
     project,
     sessionId,
+    rid,
     async (current) => {
       const same = current?.status === "planned" && current.rid === rid &&
         current.dag?.sha256 === hash && current.batchId;

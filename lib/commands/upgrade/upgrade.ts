@@ -19,7 +19,7 @@ export default defineCommand({
     "--detect-1x (read-only) reports whether the project is a peaks 1.x workspace, the signals that say so " +
     "(each with its path) and what to do (ask | auto-run | skip, from the autoUpgradePrompt preference). " +
     "--to 2.0 --auto migrates it: preferences to 2.0.0, the .peaks/.gitignore block, 1.x session folders into " +
-    "_runtime/, 1.x rule files thinned into .peaks/standards/; backs up what it changes under " +
+    "_runtime/, session-wide artefacts (tech doc, design draft, code review, swarm plan) to their request, 1.x rule files thinned into .peaks/standards/; backs up what it changes under " +
     ".peaks/upgrade/backups/, writes an upgrade record, reports each step. Idempotent; --dry-run writes nothing.",
   flags: {
     "detect-1x": flag.boolean("Only report whether this is a 1.x project (writes nothing)."),

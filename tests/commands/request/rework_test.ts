@@ -8,8 +8,8 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
   const ws = await workspace(dir.path);
   await readyRequest(ws, "rd", "r1");
   await readyRequest(ws, "qa", "r1");
-  await ws.write("rd/tech-doc.md", "# Tech doc\n");
-  await ws.write("rd/code-review.md", "# Review\n\n## Findings\n\nNone.\n");
+  await ws.write("rd/tech-doc-r1.md", "# Tech doc\n");
+  await ws.write("rd/code-review-r1.md", "# Review\n\n## Findings\n\nNone.\n");
   await ws.write("qa/test-cases/r1.md", "## Test cases\n\n- TC1\n");
   await ws.write("qa/test-reports/r1.md", "## Test execution\n\n- TC1 failed\n");
   for (const state of ["spec-locked", "implemented", "qa-handoff"]) {
@@ -32,7 +32,8 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
   await readyRequest(ws, "qa", "r2");
   await ws.write("qa/test-cases/r2.md", "## Test cases\n\n- TC1\n");
   await ws.write("qa/test-reports/r2.md", "## Test execution\n\n- TC1 failed\n");
-  await ws.write("rd/code-review.md", "# Review\n\n## Findings\n\nNone.\n");
+  await ws.write("rd/code-review-r2.md", "# Review\n\n## Findings\n\nNone.\n");
+  await ws.write("rd/tech-doc-r2.md", "# Tech doc\n");
   for (const state of ["spec-locked", "implemented", "qa-handoff"]) {
     await transition(ws, "rd", "r2", state);
   }
@@ -49,7 +50,7 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
     const stale = await transition(ws, "rd", "r2", "qa-handoff");
     assertEquals([stale.code, stale.json.code], [3, "PREREQUISITES_MISSING"], stale.stdout);
     assertEquals(stale.json.data.missing[0].kind, "stale");
-    await ws.write("rd/code-review.md", `# Review\n\n## Findings\n\nRound ${round}: fixed.\n`);
+    await ws.write("rd/code-review-r2.md", `# Review\n\n## Findings\n\nRound ${round}: fixed.\n`);
     assertEquals((await transition(ws, "rd", "r2", "qa-handoff")).code, 0);
     const retest = await transition(ws, "qa", "r2", "running");
     assertEquals(retest.code, 0, retest.stdout);

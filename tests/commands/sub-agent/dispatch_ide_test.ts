@@ -216,7 +216,7 @@ Deno.test("runtime arguments come from presence, the PRD request and the swarm p
     "---\nrid: 001-login\nrole: prd\ntype: bugfix\nstate: draft\ncreatedAt: 2026-11-29T00:00:00Z\nupdatedAt: 2026-11-29T00:00:00Z\n---\n# PRD\n",
   );
   await writeText(
-    join(runtime, "sc", "swarm-plan.json"),
+    join(runtime, "sc", "swarm-plan-001-login.json"),
     JSON.stringify({ rid: "001-login", frontendOnly: true, frontendKeywordHit: false }),
   );
   const result = await runPeaks(

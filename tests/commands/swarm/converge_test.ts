@@ -36,8 +36,8 @@ interface Member {
 
 /** A member's file with a template placeholder left in it. */
 const UNFINISHED: Record<string, [string, string]> = {
-  ui: ["ui/design-draft.md", "# Design\n\n<the chosen direction>\n"],
-  "rd-planning": ["rd/tech-doc.md", "# Tech doc\n\n- <endpoint>\n"],
+  ui: ["ui/design-draft-001-login.md", "# Design\n\n<the chosen direction>\n"],
+  "rd-planning": ["rd/tech-doc-001-login.md", "# Tech doc\n\n- <endpoint>\n"],
   "qa-test-cases": ["qa/test-cases/001-login.md", "## Test cases\n\n- <case>\n"],
 };
 
@@ -114,7 +114,9 @@ async function converge(ws: Workspace, ...extra: string[]) {
 }
 
 async function storedPlan(ws: Workspace) {
-  const text = await Deno.readTextFile(`${ws.root}/.peaks/_runtime/${ws.sid}/sc/swarm-plan.json`);
+  const text = await Deno.readTextFile(
+    `${ws.root}/.peaks/_runtime/${ws.sid}/sc/swarm-plan-001-login.json`,
+  );
   const value = JSON.parse(text);
   // The plan peaks wrote passes its shape, so reading it back never loads zod.
   assert(fits(SWARM_PLAN_SHAPE, value), text);
@@ -179,13 +181,13 @@ Deno.test("UI returned blocked: ui-design-missing, RD goes on", async () => {
 Deno.test("RD planning's record failed: tech-doc-missing; RD plans inline", async () => {
   await using dir = await tempDir();
   const { ws } = await swarm(dir.path, { "rd-planning": "record-failed" });
-  await Deno.remove(`${dir.path}/.peaks/_runtime/${ws.sid}/rd/tech-doc.md`);
+  await Deno.remove(`${dir.path}/.peaks/_runtime/${ws.sid}/rd/tech-doc-001-login.md`);
   const result = await converge(ws);
   assertEquals(result.json.data.outcome, "tech-doc-missing");
   const rd = result.json.data.members[1];
   assertEquals(rd.recordStatus, "failed");
   assert(rd.reasons.some((r: string) => /record failed/.test(r)));
-  assert(rd.reasons.some((r: string) => /tech-doc\.md is missing/.test(r)));
+  assert(rd.reasons.some((r: string) => /tech-doc-001-login\.md is missing/.test(r)));
   // UI delivered: its two transitions first, then init creates the RD request.
   let next = result.json.nextActions;
   for (const state of ["direction-locked", "handed-off"]) {

@@ -14,8 +14,8 @@ import { sliceDagSchemas } from "../../../lib/state/slice_dag.ts";
 const { SwarmPlanSchema } = swarmPlanSchemas(z);
 const { DagSchema } = sliceDagSchemas(z);
 
-async function readPlan(root: string, sid: string) {
-  const text = await Deno.readTextFile(`${root}/.peaks/_runtime/${sid}/sc/swarm-plan.json`);
+async function readPlan(root: string, sid: string, rid: string) {
+  const text = await Deno.readTextFile(`${root}/.peaks/_runtime/${sid}/sc/swarm-plan-${rid}.json`);
   const value = JSON.parse(text);
   // The plan peaks wrote passes its shape, so reading it back never loads zod.
   assert(fits(SWARM_PLAN_SHAPE, value), text);
@@ -29,8 +29,8 @@ async function briefOf(root: string, record: string): Promise<string> {
   return brief.stdout;
 }
 
-async function readDag(root: string, sid: string) {
-  const text = await Deno.readTextFile(`${root}/.peaks/_runtime/${sid}/sc/slice-dag.json`);
+async function readDag(root: string, sid: string, rid: string) {
+  const text = await Deno.readTextFile(`${root}/.peaks/_runtime/${sid}/sc/slice-dag-${rid}.json`);
   return DagSchema.parse(JSON.parse(text));
 }
 
@@ -48,26 +48,26 @@ Deno.test("feature with a frontend keyword: ui, rd-planning and qa-test-cases; o
   assertEquals([data.mode, data.modeSource, data.choice], ["full-auto", "flag", "full"]);
   assertMatch(data.batchId, /^swarm-001-login-[0-9a-f]{6}$/);
 
-  const stored = await readPlan(dir.path, ws.sid);
+  const stored = await readPlan(dir.path, ws.sid, "001-login");
   assertEquals(stored.subAgents, data.subAgents);
   assertEquals(stored.status, "planned");
   assertEquals(stored.batchId, data.batchId);
-  const dag = await readDag(dir.path, ws.sid);
+  const dag = await readDag(dir.path, ws.sid, "001-login");
   assertEquals(dag.nodes.map((n) => n.id), ["ui", "rd-planning", "qa-test-cases"]);
   assertEquals(dag.edges, []);
   assertEquals(dag.batchId, data.batchId);
-  assertEquals(dag.nodes[1].artifacts, [`.peaks/_runtime/${ws.sid}/rd/tech-doc.md`]);
+  assertEquals(dag.nodes[1].artifacts, [`.peaks/_runtime/${ws.sid}/rd/tech-doc-001-login.md`]);
   // The task names each file the converge gate checks; the role's skill section rides in the brief.
   assertMatch(
     dag.nodes[0].prompt!,
-    new RegExp(`Deliver \\(.*\\):\\n- \\.peaks/_runtime/${ws.sid}/ui/design-draft\\.md`),
+    new RegExp(`Deliver \\(.*\\):\\n- \\.peaks/_runtime/${ws.sid}/ui/design-draft-001-login\\.md`),
   );
 
   const presence = await ws.peaks("skill", "presence");
   assertEquals(presence.json.data.gate, "swarm-fan-out");
 
   assertEquals(plan.json.nextActions, [
-    `peaks sub-agent dispatch --from-dag .peaks/_runtime/${ws.sid}/sc/slice-dag.json --batch-id ${data.batchId} --project ${dir.path} --json`,
+    `peaks sub-agent dispatch --from-dag .peaks/_runtime/${ws.sid}/sc/slice-dag-001-login.json --batch-id ${data.batchId} --project ${dir.path} --json`,
   ]);
   const [dispatch] = await runActions(plan.json.nextActions, { cwd: dir.path, env: CLAUDE });
   assertEquals(dispatch.code, 0, dispatch.stdout);
@@ -96,7 +96,7 @@ Deno.test("bugfix on the backend: rd-planning and qa-test-cases, no ui", async (
   assertEquals(plan.json.data.subAgents, ["rd-planning", "qa-test-cases"]);
   assertEquals(plan.json.data.frontendOnlySource, "scan");
   assert(!("matchedKeywords" in plan.json.data), "no empty fields");
-  const dag = await readDag(dir.path, ws.sid);
+  const dag = await readDag(dir.path, ws.sid, "002-race");
   assertEquals(dag.nodes[0].artifacts, [`.peaks/_runtime/${ws.sid}/rd/bug-analysis-002-race.md`]);
   // --choice full, as the user picks it, is UI + RD + QA: UI joins without a frontend signal.
   const full = await ws.peaks(
@@ -133,13 +133,13 @@ Deno.test("docs: the swarm is skipped and recorded as such; the nextAction is th
   assert(!("subAgents" in plan.json.data));
   assertEquals(plan.json.data.status, "swarm-skipped");
   assertEquals(plan.json.data.note, "swarm-skipped: type=docs");
-  const stored = await readPlan(dir.path, ws.sid);
+  const stored = await readPlan(dir.path, ws.sid, "004-readme");
   assertEquals([stored.note, stored.batchId, stored.choice], [
     "swarm-skipped: type=docs",
     null,
     null,
   ]);
-  assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/slice-dag.json`)));
+  assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/slice-dag-004-readme.json`)));
   // Nothing to converge: the PRD (confirmed, not handed off yet) goes on, then the RD request.
   assertMatch(plan.json.nextActions[0], /--role prd --state handed-off /);
   const [handed] = await runActions(plan.json.nextActions, { cwd: dir.path });
@@ -168,7 +168,7 @@ Deno.test("a draft PRD is PRD_NOT_READY (exit 3) whose nextAction is the transit
   assertEquals(draft.json.nextActions, [
     `peaks request transition 005-new --role prd --state confirmed-by-user --project ${dir.path} --json`,
   ]);
-  assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/swarm-plan.json`)));
+  assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/swarm-plan-005-new.json`)));
   const [moved] = await runActions(draft.json.nextActions, { cwd: dir.path });
   assertEquals(moved.code, 0, moved.stdout);
   const planned = await ws.peaks("swarm", "plan", "--rid", "005-new", "--mode", "full-auto");
@@ -198,8 +198,8 @@ Deno.test("assisted mode: needsChoice with three runnable options until --choice
   ]);
   assertEquals(data.options[0].subAgents, ["ui", "rd-planning", "qa-test-cases"]);
   assertEquals(ask.json.nextActions, [], "the user picks: no command runs before");
-  assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/swarm-plan.json`)));
-  assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/slice-dag.json`)));
+  assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/swarm-plan-006-table.json`)));
+  assert(!(await exists(`${dir.path}/.peaks/_runtime/${ws.sid}/sc/slice-dag-006-table.json`)));
   assertEquals((await ws.peaks("skill", "presence")).json.data.gate, null);
 
   // The user picks backend-only: the option's command writes the plan without ui.
@@ -208,7 +208,7 @@ Deno.test("assisted mode: needsChoice with three runnable options until --choice
   assert(!("needsChoice" in picked.json.data));
   assertEquals(picked.json.data.choice, "backend-only");
   assertEquals(picked.json.data.subAgents, ["rd-planning", "qa-test-cases"]);
-  assertEquals((await readPlan(dir.path, ws.sid)).mode, "assisted");
+  assertEquals((await readPlan(dir.path, ws.sid, "006-table")).mode, "assisted");
 
   // Strict asks as well; sequential chains RD before QA in the DAG.
   const strict = await ws.peaks("swarm", "plan", "--rid", "006-table", "--mode", "strict");
@@ -216,7 +216,7 @@ Deno.test("assisted mode: needsChoice with three runnable options until --choice
   assertMatch(strict.json.data.options[2].command, /--mode strict --choice sequential .*--json$/);
   const sequential = await runNextAction(strict.json.data.options[2].command, { cwd: dir.path });
   assertEquals(sequential.json.data.subAgents, ["rd-planning", "qa-test-cases"]);
-  const dag = await readDag(dir.path, ws.sid);
+  const dag = await readDag(dir.path, ws.sid, "006-table");
   assertEquals(dag.edges, [{ from: "rd-planning", to: "qa-test-cases" }]);
   assertMatch(dag.nodes[1].prompt!, /RD planning ran before you/);
   const [first] = await runActions(sequential.json.nextActions, { cwd: dir.path, env: CLAUDE });
@@ -242,5 +242,5 @@ Deno.test("--emit-dag returns the DAG; a mode from preferences counts; a broken 
   assertEquals([plan.json.data.mode, plan.json.data.modeSource], ["full-auto", "preference"]);
   assertEquals(plan.json.data.frontendOnlySource, "unreadable");
   assertEquals(plan.json.warnings.map((w: { code: string }) => w.code), ["SCAN_UNREADABLE"]);
-  assertEquals(plan.json.data.dag, await readDag(dir.path, ws.sid));
+  assertEquals(plan.json.data.dag, await readDag(dir.path, ws.sid, "007-modal"));
 });
