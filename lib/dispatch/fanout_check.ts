@@ -55,3 +55,61 @@ export async function fanoutWarning(
     return undefined;
   }
 }
+
+/**
+ * A plain `dispatch rd` for a request whose RD work is not ready for one implementer:
+ * RD_SPEC_NOT_LOCKED while the RD request is still a draft (its plan is not locked), and
+ * SLICES_PENDING while RD planning's slice DAG (`rd/slices-<rid>.json`) has slices not yet
+ * merged, since those go out together through `swarm slices` and `--from-dag`.
+ */
+export async function rdDispatchWarning(
+  project: Project,
+  sid: string,
+  rid: string,
+  sessionFromBinding: boolean,
+): Promise<Warning | undefined> {
+  const session = sessionFromBinding ? [] : ["--session-id", sid];
+  const { readRequest } = await import("../request/file.ts");
+  const rd = await readRequest(project, sid, "rd", rid).catch(() => undefined);
+  if (rd?.meta.state === "draft") {
+    return {
+      code: "RD_SPEC_NOT_LOCKED",
+      message:
+        `The RD request ${rid} is still a draft: lock its plan before RD implements (this warning's command).`,
+      command: peaksLine(project.root, [
+        "request",
+        "transition",
+        rid,
+        "--role",
+        "rd",
+        "--state",
+        "spec-locked",
+        ...session,
+      ]),
+    };
+  }
+  const { pendingSlicePlan } = await import("../workflow/slices.ts");
+  const pending = await pendingSlicePlan(project, sid, rid, new Date()).catch(() => undefined);
+  if (!pending) return undefined;
+  return {
+    code: "SLICES_PENDING",
+    message: `RD planning split ${rid} into slices (${
+      displayPath(project.root, pending.path)
+    }) that are not all merged: send them with this warning's command, not one RD sub-agent.`,
+    command: peaksLine(project.root, ["swarm", "slices", "--rid", rid, ...session]),
+  };
+}
+
+/** The warning a single dispatch for `rid` gets: RD's own first, then the planned DAG's. */
+export async function dispatchWarning(
+  project: Project,
+  sid: string,
+  rid: string,
+  role: string,
+  sessionFromBinding: boolean,
+): Promise<Warning | undefined> {
+  const rd = role === "rd"
+    ? await rdDispatchWarning(project, sid, rid, sessionFromBinding)
+    : undefined;
+  return rd ?? await fanoutWarning(project, sid, rid, sessionFromBinding);
+}

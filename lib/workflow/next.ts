@@ -16,7 +16,7 @@ import { checkRequirements } from "../request/requirements.ts";
 import { lintText } from "../request/linter.ts";
 import { readWorkflow, subAgentStage, type WorkflowState } from "./state.ts";
 import { type Phase, PHASES } from "./follow.ts";
-import { currentSliceRun, isSliceRecord, type SliceRun } from "./slices.ts";
+import { currentSliceRun, isSliceRecord, pendingSlicePlan, type SliceRun } from "./slices.ts";
 
 export { type Phase, PHASES };
 
@@ -221,6 +221,10 @@ async function implementation(c: Ctx, rd: RequestDocument, to: string): Promise<
   const stage = subAgentStage(own, "rd", since);
   switch (stage.kind) {
     case "none":
+      // RD planning sliced the work: the slices fan out first (`swarm slices` hands out the call).
+      if (!slices && await pendingSlicePlan(project, sessionId, rid, new Date())) {
+        return { phase: PHASES.rd, command: command(c, ["swarm", "slices", "--rid", rid]) };
+      }
       return dispatch(c, "rd");
     case "finalized":
       return await step(c, rd, to);

@@ -5,6 +5,7 @@
  * `--from-dag`. The workflow's RD step and `swarm slices` decide from it.
  */
 import type { Project } from "../workspace/project.ts";
+import { readBoundedText } from "../infra/fs/files.ts";
 import type { DispatchRecord } from "../record/record.ts";
 
 export interface SliceRun {
@@ -74,4 +75,31 @@ export async function currentSliceRun(
 ): Promise<SliceRun | undefined> {
   const newest = records.find((r) => isSliceRecord(r, rid) && r.createdAt >= since);
   return newest ? await sliceBatch(project, sid, newest.batchId, new Date()) : undefined;
+}
+
+/**
+ * RD planning's slice DAG for the request (`rd/slices-<rid>.json`) that has not run to the end:
+ * its `--from-dag` batch is absent or has a slice not yet merged. Undefined when there is no
+ * such file, when every slice is merged, or when the file cannot be read as a DAG (`swarm
+ * slices` reports that).
+ */
+export async function pendingSlicePlan(
+  project: Project,
+  sid: string,
+  rid: string,
+  now: Date,
+): Promise<{ path: string; batchId: string } | undefined> {
+  const path = project.layout.rdSlices(sid, rid);
+  const text = await readBoundedText(path).catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const { dagHash, parseDag } = await import("../dag/dag.ts");
+    const { dag } = await parseDag(text, path);
+    // The batch `swarm slices` names for this DAG.
+    const batchId = `${sliceBatchPrefix(rid)}${(await dagHash(dag)).slice(0, 6)}`;
+    const run = await sliceBatch(project, sid, batchId, now);
+    return run?.complete ? undefined : { path, batchId };
+  } catch {
+    return undefined;
+  }
 }

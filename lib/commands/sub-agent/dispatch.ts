@@ -19,7 +19,7 @@ import { type Replay, replayPlan } from "../../dispatch/replay.ts";
 import { promptGiven, type PromptInput, readPromptInput } from "../../dispatch/prompt_input.ts";
 import { readRoleSection } from "../../dispatch/role_section.ts";
 import { promptBudgetStep } from "../../dispatch/budget_step.ts";
-import { fanoutWarning } from "../../dispatch/fanout_check.ts";
+import { dispatchWarning } from "../../dispatch/fanout_check.ts";
 import { generatedRequestId, readSurroundings, runtimeArgs } from "../../dispatch/runtime_args.ts";
 import { assertDetachedFlags, detachedFlags } from "../../detached/flags.ts";
 import type { Ctx } from "../../infra/command/ctx.ts";
@@ -215,9 +215,9 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
   const gitHead = readGitHead(project.root);
   const surroundings = readSurroundings(ctx, project, sessionId, rid ?? null);
   surroundings.catch(() => {});
-  // A DAG planned for this request with parallel leaves should go out in one --from-dag call.
+  // A planned DAG with parallel leaves, or (for rd) a draft plan or slices out, is warned.
   const fanout = rid !== undefined && graphNodeId === null
-    ? fanoutWarning(project, sessionId, rid, sessionSource === "binding")
+    ? dispatchWarning(project, sessionId, rid, role, sessionSource === "binding")
     : Promise.resolve(undefined);
   const [prompt, roleSection] = await Promise.all([
     promptGiven(flags)
