@@ -137,7 +137,7 @@ Deno.test("the skills say when to slice the implementation and how to read a sli
   assertMatch(rd, /### As an isolated slice/);
   assertMatch(rd, /Skip the code review/);
   assertMatch(code, /peaks swarm slices --rid <rid> --json/);
-  assertMatch(code, /`data\.complete`/);
+  assertMatch(code, /`SLICES_PENDING`/);
   assertMatch(slices, /SLICE_CONFLICT/);
   for (const choice of ["commands.keepMain", "commands.keepSlice", "commands.redo"]) {
     assertMatch(slices, new RegExp(choice.replace(".", "\\.")));
