@@ -70,7 +70,7 @@ export async function readSkill(): Promise<SkillSteps> {
     start: sectionCommands(text, "## The workflow").slice(0, 2),
     review: sectionCommands(text, "### After each sub-agent returns"),
     header: sectionCommands(text, "## Rules that hold at every step")[0],
-    slicesCheck: decisionCommand(text, "the nextAction is `sub-agent dispatch rd`"),
+    slicesCheck: decisionCommand(text, "the nextAction is `swarm slices --rid <rid>`"),
     sliceReview: sectionCommands(slices, "## 2. Finalize every slice"),
   };
 }

@@ -7,6 +7,7 @@ import { SUBAGENT_CASES } from "./cases_subagent.ts";
 import { PROJECT_CASES } from "./cases_project.ts";
 import { SWARM_CASES } from "./cases_swarm.ts";
 import { HOOKS_CASES } from "./cases_hooks.ts";
+import { CAPABILITIES_CASES } from "./cases_capabilities.ts";
 
 export const ALL_CASES: Record<string, CommandCases> = {
   ...SESSION_CASES,
@@ -14,6 +15,7 @@ export const ALL_CASES: Record<string, CommandCases> = {
   ...PROJECT_CASES,
   ...SWARM_CASES,
   ...HOOKS_CASES,
+  ...CAPABILITIES_CASES,
 };
 
 export interface LoadedCommand {

@@ -39,8 +39,8 @@ Describe 'peaks completions powershell' {
     @{ Line = 'peaks skills '; Expected = @('install', 'uninstall', 'list', 'verify') }
     @{ Line = 'peaks skills ins'; Expected = @('install') }
     @{ Line = 'peaks skills install --ag'; Expected = @('--agent') }
-    @{ Line = 'peaks skills install --agent '; Expected = @('claude-code', 'codex', 'cursor', 'gemini', 'opencode', 'trae', 'all') }
-    @{ Line = 'peaks skills install --agent co'; Expected = @('codex') }
+    @{ Line = 'peaks skills install --agent '; Expected = @('claude-code', 'codex', 'copilot', 'cursor', 'gemini', 'lingma', 'opencode', 'qoder', 'qwen', 'trae', 'all') }
+    @{ Line = 'peaks skills install --agent cod'; Expected = @('codex') }
     @{ Line = 'peaks skills install --agent=tr'; Expected = @('--agent=trae') }
     @{ Line = 'peaks --json skills list --scope '; Expected = @('project', 'user', 'all') }
     @{ Line = 'peaks skill presence:s'; Expected = @('presence:set') }
