@@ -18,6 +18,7 @@ async function sources(): Promise<[string, string, z.ZodType][]> {
   const scan = (await import("../lib/state/scan_result.ts")).scanResultSchemas(z);
   const overrides = (await import("../lib/state/overrides.ts")).overridesSchemas(z);
   const swarm = (await import("../lib/state/swarm_plan.ts")).swarmPlanSchemas(z);
+  const dag = (await import("../lib/state/slice_dag.ts")).sliceDagSchemas(z);
   return [
     ["RECORD_SHAPE", "a dispatch record of the current version", record.DispatchRecordSchema],
     ["SESSION_BINDING_SHAPE", "the session binding", session.SessionBindingSchema],
@@ -39,6 +40,11 @@ async function sources(): Promise<[string, string, z.ZodType][]> {
       "OVERRIDE_LEDGER_SHAPE",
       "a session's allow-incomplete ledger",
       overrides.OverrideLedgerSchema,
+    ],
+    [
+      "DAG_FIELDS_SHAPE",
+      "a slice DAG's fields (rules.ts adds: exactly one of prompt and promptFile per node)",
+      dag.DagFieldsSchema,
     ],
   ];
 }

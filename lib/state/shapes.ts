@@ -669,3 +669,69 @@ export const OVERRIDE_LEDGER_SHAPE: Shape = {
   },
   "extra": "strip",
 };
+
+/** a slice DAG's fields (rules.ts adds: exactly one of prompt and promptFile per node) */
+export const DAG_FIELDS_SHAPE: Shape = {
+  "t": "object",
+  "keys": {
+    "version": { "t": "optional", "s": { "t": "values", "v": [1] } },
+    "rid": {
+      "t": "optional",
+      "s": { "t": "string", "re": [["^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", ""]] },
+    },
+    "batchId": {
+      "t": "optional",
+      "s": { "t": "string", "re": [["^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", ""]] },
+    },
+    "nodes": {
+      "t": "array",
+      "s": {
+        "t": "object",
+        "keys": {
+          "id": { "t": "string", "re": [["^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", ""]] },
+          "role": {
+            "t": "string",
+            "min": 1,
+            "max": 256,
+            "re": [["^[^\\u0000-\\u001f\\u007f-\\u009f\\s]*$", "u"]],
+          },
+          "prompt": { "t": "optional", "s": { "t": "string", "min": 1 } },
+          "promptFile": { "t": "optional", "s": { "t": "string", "min": 1, "max": 4096 } },
+          "label": { "t": "optional", "s": { "t": "string", "min": 1, "max": 200 } },
+          "foundation": { "t": "optional", "s": { "t": "boolean" } },
+          "complexity": {
+            "t": "optional",
+            "s": { "t": "values", "v": ["trivial", "simple", "complex"] },
+          },
+          "requestId": {
+            "t": "optional",
+            "s": { "t": "string", "re": [["^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", ""]] },
+          },
+          "artifacts": {
+            "t": "optional",
+            "s": { "t": "array", "s": { "t": "string", "min": 1, "max": 4096 }, "max": 32 },
+          },
+          "isolation": { "t": "optional", "s": { "t": "values", "v": ["worktree"] } },
+          "owns": {
+            "t": "optional",
+            "s": { "t": "array", "s": { "t": "string", "min": 1, "max": 4096 }, "max": 256 },
+          },
+        },
+        "extra": "refuse",
+      },
+      "min": 1,
+    },
+    "edges": {
+      "t": "array",
+      "s": {
+        "t": "object",
+        "keys": {
+          "from": { "t": "string", "re": [["^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", ""]] },
+          "to": { "t": "string", "re": [["^(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", ""]] },
+        },
+        "extra": "refuse",
+      },
+    },
+  },
+  "extra": "refuse",
+};

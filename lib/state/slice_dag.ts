@@ -6,7 +6,6 @@
  * what is wrong with it.
  */
 import type { z } from "../infra/zod.ts";
-import { isValidId } from "../infra/ids.ts";
 import { schemas, type Zod } from "../infra/shape/lazy.ts";
 
 /** Caps that keep a call bounded: a swarm has a handful of nodes, a big plan a few hundred. */
@@ -26,6 +25,12 @@ export const ID_RULE =
   "must be 1-128 characters from A-Z a-z 0-9 . _ - starting with a letter or digit";
 // deno-lint-ignore no-control-regex
 export const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]/u;
+export const EXACTLY_ONE_PROMPT = "needs exactly one of prompt and promptFile";
+/** An id as lib/infra/ids.ts takes it, as one regex (no "..") so the generated shape can judge it. */
+export const DAG_ID = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/** A role: no whitespace or control character anywhere. */
+// deno-lint-ignore no-control-regex
+export const DAG_ROLE = /^[^\u0000-\u001f\u007f-\u009f\s]*$/u;
 
 /** One sub-agent of the graph (the schema below is typed by these). */
 export interface DagNode {
@@ -77,13 +82,14 @@ export interface BatchDag {
 
 /** The zod schemas, built on first use (see `schemas` in lib/infra/shape/lazy.ts). */
 export const sliceDagSchemas = schemas((z: Zod) => {
-  const idField = z.string().refine(isValidId, ID_RULE);
+  const idField = z.string().regex(DAG_ID, ID_RULE);
   const pathField = z.string().min(1).max(PATH_MAX);
 
-  const DagNodeSchema: z.ZodType<DagNode> = z.strictObject({
+  /** A node's fields; the node schema adds the one rule across fields. */
+  const DagNodeFields = z.strictObject({
     id: idField,
-    role: z.string().min(1).max(ROLE_MAX).refine(
-      (role) => !CONTROL_OR_SPACE.test(role),
+    role: z.string().min(1).max(ROLE_MAX).regex(
+      DAG_ROLE,
       "must not contain whitespace or control characters",
     ),
     prompt: z.string().min(1).optional(),
@@ -95,20 +101,25 @@ export const sliceDagSchemas = schemas((z: Zod) => {
     artifacts: z.array(pathField).max(ARTIFACTS_MAX).optional(),
     isolation: z.enum(ISOLATIONS).optional(),
     owns: z.array(pathField).max(OWNS_MAX).optional(),
-  }).refine(
+  });
+  const DagNodeSchema: z.ZodType<DagNode> = DagNodeFields.refine(
     (node) => (node.prompt === undefined) !== (node.promptFile === undefined),
-    { message: "needs exactly one of prompt and promptFile" },
+    { message: EXACTLY_ONE_PROMPT },
   );
 
   const DagEdgeSchema: z.ZodType<DagEdge> = z.strictObject({ from: idField, to: idField });
 
-  const DagSchema: z.ZodType<Dag> = z.strictObject({
-    version: z.literal(1).optional(),
-    rid: idField.optional(),
-    batchId: idField.optional(),
-    nodes: z.array(DagNodeSchema).min(1, "needs at least one node"),
-    edges: z.array(DagEdgeSchema),
-  });
+  const dagOf = (node: z.ZodType) =>
+    z.strictObject({
+      version: z.literal(1).optional(),
+      rid: idField.optional(),
+      batchId: idField.optional(),
+      nodes: z.array(node).min(1, "needs at least one node"),
+      edges: z.array(DagEdgeSchema),
+    });
+  const DagSchema = dagOf(DagNodeSchema) as z.ZodType<Dag>;
+  /** The graph without the cross-field rule: what `deno task shapes` writes DAG_FIELDS_SHAPE from. */
+  const DagFieldsSchema = dagOf(DagNodeFields);
 
   /** The schema `batchDagOf` (rules.ts) reads the batch's DAG section by; tests hold them together. */
   const BatchDagSchema: z.ZodType<BatchDag> = z.object({
@@ -123,5 +134,5 @@ export const sliceDagSchemas = schemas((z: Zod) => {
       at: z.string(),
     })),
   });
-  return { DagNodeSchema, DagEdgeSchema, DagSchema, BatchDagSchema };
+  return { DagNodeSchema, DagEdgeSchema, DagSchema, DagFieldsSchema, BatchDagSchema };
 });
