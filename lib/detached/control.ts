@@ -14,6 +14,7 @@ import {
   runFile,
   waitForRelease,
 } from "./runs.ts";
+import { removePath } from "../infra/fs/files.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import type { DispatchRecord } from "../record/record.ts";
@@ -57,5 +58,9 @@ export async function stopRun(
     return { runDir, state: "reconciled" };
   }
   await requestStop(run.dir, reason, now);
-  return { runDir, state: (await waitForRelease(run.pidPath, waitMs)) ? "stopped" : "stopping" };
+  const released = await waitForRelease(run.pidPath, waitMs);
+  // A supervisor whose beat saw the record cancelled may have ended before the stop file was
+  // written; once the lease is released nobody reads that file, so it goes.
+  if (released) await removePath(runFile(run.dir, "stop")).catch(() => {});
+  return { runDir, state: released ? "stopped" : "stopping" };
 }
