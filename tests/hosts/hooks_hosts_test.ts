@@ -54,16 +54,9 @@ for (const c of CASES) {
           case 2: {
             const result = view.toolResults.at(-1) ?? "";
             envelope = envelopeIn(result.slice(result.indexOf("{")));
-            const args = envelope.data.toolCall.args;
-            // Copilot's task tool names its agent `agent_type` and wants a name.
-            const input = c.host === "copilot"
-              ? {
-                description: args.description,
-                prompt: args.prompt,
-                agent_type: args.subagent_type,
-                name: "rd",
-              }
-              : args;
+            // The envelope's tool call is the host's own: used unchanged.
+            assertEquals(envelope.data.toolCall.name, c.tool);
+            const input = envelope.data.toolCall.args;
             return tools({ name: c.tool, input });
           }
           default:
