@@ -11,7 +11,7 @@ import { writeFileAtomic } from "../infra/fs/files.ts";
 import { assertNotSymlink, guardPath } from "../infra/fs/guard.ts";
 import { dirname, join } from "../infra/std.ts";
 import { resolveProject } from "../workspace/project.ts";
-import { readSettings, setAt } from "../settings/settings.ts";
+import { changeTopLevel, readSettings } from "../settings/settings.ts";
 import {
   HOOK_HOST_FACTS,
   HOOK_HOSTS,
@@ -157,7 +157,7 @@ export async function editHooks(
       const copilot = HOOK_HOST_FACTS[host].dialect === "copilot";
       next = copilot && document.text === undefined
         ? `${JSON.stringify({ version: 1, hooks: value }, null, 2)}\n`
-        : setAt(document, ["hooks"], Object.keys(value).length ? value : undefined);
+        : changeTopLevel(document, "hooks", Object.keys(value).length ? value : undefined);
     }
   }
   const changed = next !== undefined && next !== document.text;

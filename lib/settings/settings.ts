@@ -228,3 +228,72 @@ export async function settingsPath(
   });
   return { path, root: project.root };
 }
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === "object" && !Array.isArray(v);
+
+/** Whether `small` is `big` with some items left out, in order. */
+function subsequence(small: unknown[], big: unknown[]): boolean {
+  let j = 0;
+  for (const item of big) if (j < small.length && same(small[j], item)) j++;
+  return j === small.length;
+}
+
+/** The array at `path` moved from `a` to `b` by removals, insertions or per-item changes. */
+function arrayTo(text: string, path: Array<string | number>, a: unknown[], b: unknown[]): string {
+  if (subsequence(b, a)) {
+    const keep = new Set<number>();
+    let j = 0;
+    a.forEach((item, i) => {
+      if (j < b.length && same(b[j], item)) {
+        keep.add(i);
+        j++;
+      }
+    });
+    for (let i = a.length - 1; i >= 0; i--) {
+      if (!keep.has(i)) text = edit(text, [...path, i], undefined, false);
+    }
+    return text;
+  }
+  if (subsequence(a, b)) {
+    let i = 0;
+    b.forEach((item, j) => {
+      if (i < a.length && same(a[i], item)) i++;
+      else text = edit(text, [...path, j], item, true);
+    });
+    return text;
+  }
+  if (a.length !== b.length) return edit(text, path, b, false);
+  b.forEach((item, i) => text = valueTo(text, [...path, i], a[i], item));
+  return text;
+}
+
+/** `text` with the value at `path` moved from `a` to `b` by the smallest edits found. */
+function valueTo(text: string, path: Array<string | number>, a: unknown, b: unknown): string {
+  if (same(a, b)) return text;
+  if (Array.isArray(a) && Array.isArray(b)) return arrayTo(text, path, a, b);
+  if (!isObject(a) || !isObject(b)) return edit(text, path, b, false);
+  for (const key of Object.keys(a)) {
+    if (!(key in b)) text = edit(text, [...path, key], undefined, false);
+  }
+  for (const [key, value] of Object.entries(b)) {
+    text = key in a
+      ? valueTo(text, [...path, key], a[key], value)
+      : edit(text, [...path, key], value, false);
+  }
+  return text;
+}
+
+/**
+ * The new text with the top-level `key` changed from its current value to `value` (removed when
+ * undefined) by the smallest edits: items and keys added or removed one by one, so whatever the user
+ * wrote inside the value (comments, layout) stays.
+ */
+export function changeTopLevel(document: SettingsDocument, key: string, value: unknown): string {
+  const current = document.get(key);
+  if (document.text === undefined || current === undefined || value === undefined) {
+    return setAt(document, [key], value);
+  }
+  return valueTo(document.text, [key], current, value);
+}

@@ -122,3 +122,29 @@ Deno.test("hooks uninstall leaves a user's own hook that merely starts with peak
   const after = JSON.parse(await Deno.readTextFile(path));
   assertEquals(after.hooks.PreToolUse[0].hooks[0].command, own);
 });
+
+Deno.test("hooks install and uninstall leave the user's own hooks as written: comments and layout inside", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, ".claude", "settings.local.json");
+  const text = `{
+  "hooks": {
+    // mine: keep
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}],
+    "Stop": [ { "hooks": [ { "type": "command", "command": "./bye.sh" } ] } ]
+  }
+}
+`;
+  await Deno.mkdir(join(dir.path, ".claude"), { recursive: true });
+  await Deno.writeTextFile(path, text);
+  await run(dir.path, ["hooks", "install"]);
+  const after = await Deno.readTextFile(path);
+  for (
+    const mine of [
+      "// mine: keep",
+      '{"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}',
+      '{ "hooks": [ { "type": "command", "command": "./bye.sh" } ] }',
+    ]
+  ) assertEquals(after.includes(mine), true, `${mine} lost:\n${after}`);
+  await run(dir.path, ["hooks", "uninstall"]);
+  assertEquals(await Deno.readTextFile(path), text);
+});
