@@ -2,12 +2,15 @@
  * One fan-out per DAG: a `--from-dag` call that would open a new batch for a graph another batch
  * of the session already carries (running, or done) is refused, and its nextAction continues that
  * batch. Only a batch that stopped on a failed node may be started over under a new batch id.
+ * Calls that open new batches at the same moment take turns on the session's fan-out lock and
+ * check again under it, so however many run at once the graph goes out once.
  */
 import type { Ctx } from "../infra/command/ctx.ts";
 import { listBatchFiles, readBatch } from "../batch/batch.ts";
 import { batchDagOf } from "../dag/dag.ts";
 import { readDagProgress } from "../dag/progress.ts";
 import { gateError, PeaksError } from "../infra/errors.ts";
+import { withLock } from "../infra/fs/lock.ts";
 import { governanceWords } from "../budget/flags.ts";
 import { commandLine, projectArgs } from "../infra/shell.ts";
 import { type DagCall, dagCallWords } from "./_call.ts";
@@ -54,4 +57,16 @@ export async function refuseSecondFanOut(ctx: Ctx, call: DagCall): Promise<void>
       { data: { batchId: info.batchId, open }, nextActions: [again] },
     );
   }
+}
+
+/**
+ * Writes a new batch's first wave under the session's fan-out lock, after checking again that no
+ * other batch took the graph meanwhile (the check before the lock only spares the work).
+ */
+export function firstWaveOnce<T>(ctx: Ctx, call: DagCall, write: () => Promise<T>): Promise<T> {
+  const { project, sessionId } = call.session;
+  return withLock(project.layout.fanOutLock(sessionId), async () => {
+    await refuseSecondFanOut(ctx, call);
+    return await write();
+  });
 }

@@ -15,7 +15,7 @@ import type { NodeProgress } from "../dag/progress.ts";
 import { hostIsolationArgs, peaksWorktreesInHostFolder } from "../hosts/isolation.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
-import { createSliceWorktrees, mainTree, undoCreation } from "../slice/create.ts";
+import { createSliceWorktrees, mainTree, undoCreation, untrackedLoad } from "../slice/create.ts";
 import { requirePlace, withSliceLock } from "../slice/merge.ts";
 import { type RepoPlace, sliceNames, type WorktreesRootKind } from "../slice/place.ts";
 import { PeaksError } from "../infra/errors.ts";
@@ -156,6 +156,7 @@ export async function planWaveSlices(
   const kind: WorktreesRootKind = !options.detached && peaksWorktreesInHostFolder(call.detected.ide)
     ? "host"
     : "git";
+  if (!hostArgs) warnings.push(...await untrackedWarnings(place, isolated.size));
   const at = isoTime(ctx.now());
   return {
     warnings,
@@ -179,6 +180,49 @@ export async function planWaveSlices(
     write: (records) => writeAndCreate(ctx, { project, place, kind }, records),
     views: (written) => viewsOf(project, written),
   };
+}
+
+const MiB = 1024 * 1024;
+const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
+/** Untracked files copied into slices are announced from this total on. */
+const UNTRACKED_ANNOUNCED_BYTES = MiB;
+
+/**
+ * What the wave's snapshot does with untracked files: those over the limit stay out (named, with
+ * their size), and a sizeable rest is announced, since it goes into git's objects and every slice.
+ */
+async function untrackedWarnings(place: RepoPlace, slices: number): Promise<Warning[]> {
+  const { copied, skipped, limit } = await untrackedLoad(place);
+  const warnings: Warning[] = [];
+  const largest = (files: typeof copied) => [...files].sort((a, b) => b.bytes - a.bytes);
+  if (skipped.length) {
+    const named = largest(skipped).slice(0, 20);
+    warnings.push({
+      code: "SLICE_UNTRACKED_SKIPPED",
+      message: `${skipped.length} untracked file(s) over the ${
+        mib(limit)
+      } limit are not copied into the slices' worktrees, so their sub-agents will not see them: ${
+        named.map((f) => `${f.path} (${mib(f.bytes)})`).join(", ")
+      }${
+        skipped.length > named.length ? ", …" : ""
+      }. Commit or ignore them, or raise the limit with PEAKS_SLICE_UNTRACKED_MAX_BYTES=<bytes>.`,
+      files: named,
+      limit,
+    });
+  }
+  const total = copied.reduce((n, f) => n + f.bytes, 0);
+  if (total >= UNTRACKED_ANNOUNCED_BYTES) {
+    const named = largest(copied).slice(0, 5);
+    warnings.push({
+      code: "SLICE_UNTRACKED_COPIED",
+      message: `${mib(total)} of untracked files (${copied.length}; largest ${
+        named.map((f) => `${f.path} ${mib(f.bytes)}`).join(", ")
+      }) go into git's objects once and into each of the ${slices} slice worktree(s).`,
+      bytes: total,
+      files: named,
+    });
+  }
+  return warnings;
 }
 
 async function writeAndCreate(

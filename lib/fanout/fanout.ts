@@ -30,7 +30,7 @@ import { commandLine, projectArgs } from "../infra/shell.ts";
 import { installedVendors } from "../hosts/vendors.ts";
 import type { DagDetached } from "./_detached.ts";
 import { prepareWave, writeWave } from "./_wave.ts";
-import { refuseSecondFanOut } from "./_duplicate.ts";
+import { firstWaveOnce, refuseSecondFanOut } from "./_duplicate.ts";
 import { type DagCall, dagCallWords, type DagInput, refuseSingleFlags } from "./_call.ts";
 import { planWaveSlices } from "./_slices.ts";
 
@@ -84,7 +84,9 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
   for (const found of wave.surroundings) warnings.push(...found.warnings);
   const unique = new Map(warnings.map((w) => [`${w.code}:${w.message}`, w]));
   const records = () => writeWave(call, wave.prepared, next.decision.nodes, now, next.seen);
-  const written = slices ? await slices.write(records) : await records();
+  const write = () => slices ? slices.write(records) : records();
+  // A new batch: concurrent calls for the same graph take turns, and only the first sends it.
+  const written = next.fresh ? await firstWaveOnce(ctx, call, write) : await write();
   const runs = detached ? await detached.start(written) : undefined;
   for (const w of written) {
     for (const found of w.budget.warnings) {
@@ -175,6 +177,8 @@ type NextWave =
     progress: Map<string, NodeProgress>;
     /** Records the batch already had (a node sent out again after a conflict is not a race). */
     seen: ReadonlySet<string>;
+    /** The batch does not exist yet: this call would open it. */
+    fresh: boolean;
   };
 
 /** Where the batch stands: a wave to send, an answer without one, or a refusal. */
@@ -213,6 +217,7 @@ async function nextWave(ctx: Ctx, call: DagCall): Promise<NextWave> {
         decision,
         progress: state.progress,
         seen: new Set(dispatched.map((d) => d.record)),
+        fresh: !state.batch,
       };
     }
   }

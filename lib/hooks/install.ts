@@ -11,7 +11,7 @@ import { writeFileAtomic } from "../infra/fs/files.ts";
 import { assertNotSymlink, guardPath } from "../infra/fs/guard.ts";
 import { dirname, join } from "../infra/std.ts";
 import { resolveProject } from "../workspace/project.ts";
-import { readSettings, setAt } from "../settings/settings.ts";
+import { changeTopLevel, readSettings } from "../settings/settings.ts";
 import {
   HOOK_HOST_FACTS,
   HOOK_HOSTS,
@@ -34,12 +34,13 @@ export const hooksFlags = {
 type Flags = { host: HookHost; scope?: HookScope; "dry-run": boolean };
 type Json = Record<string, unknown>;
 
-const OURS = "peaks hooks run";
+/** Exactly a command `hookCommand` writes; one that merely starts with it is the user's own. */
+const OURS = /^peaks hooks run --host [a-z-]+ --event [A-Za-z]+$/;
 
 function isOurs(hook: unknown): boolean {
   const h = hook as Json | null;
   const command = h && typeof h === "object" ? h.command ?? h.bash : undefined;
-  return typeof command === "string" && command.startsWith(OURS);
+  return typeof command === "string" && OURS.test(command);
 }
 
 async function hooksPath(ctx: Ctx, host: HookHost, scope: HookScope) {
@@ -156,13 +157,13 @@ export async function editHooks(
       const copilot = HOOK_HOST_FACTS[host].dialect === "copilot";
       next = copilot && document.text === undefined
         ? `${JSON.stringify({ version: 1, hooks: value }, null, 2)}\n`
-        : setAt(document, ["hooks"], Object.keys(value).length ? value : undefined);
+        : changeTopLevel(document, "hooks", Object.keys(value).length ? value : undefined);
     }
   }
   const changed = next !== undefined && next !== document.text;
   if (changed && !flags["dry-run"]) {
     await Deno.mkdir(dirname(path), { recursive: true });
-    await writeFileAtomic(path, next!);
+    await writeFileAtomic(path, document.encode(next!));
   }
   const outcome = action === "status"
     ? before.length === all.length ? "installed" : before.length ? "partial" : "absent"

@@ -147,6 +147,8 @@ export const ERROR_CODES = {
   SLICE_OUTSIDE_OWNERSHIP: [[W], "A slice changed files it does not own.", "Review those files before merging."],
   SLICE_PLAN_INVALID: [[3], "The slice DAG cannot run.", "Fix the problems listed in the DAG."],
   SLICE_UNSAFE_PATH: [[3], "A slice's file path goes through .git, a symlink or a non-folder, or climbs out.", "Nothing was written; take the file from the slice by hand if it is meant."],
+  SLICE_UNTRACKED_COPIED: [[W], "Sizeable untracked files go into git's objects and every slice worktree.", "Commit or ignore large files you do not need in the slices."],
+  SLICE_UNTRACKED_SKIPPED: [[W], "Untracked files over the size limit were not copied into the slices.", "Commit or ignore them, or raise PEAKS_SLICE_UNTRACKED_MAX_BYTES."],
   SLICE_WORKTREE_MISSING: [[W], "A slice's worktree is gone.", "Dispatch the slice again if its work is needed."],
   STANDARDS_GENERIC: [[3], "The standards would be generic for this archetype.", "Scan the project first so the standards can name its tools."],
   STANDARDS_REVIEW_ONLY: [[3], "Some standards files were left for review only.", "Review and merge them by hand."],

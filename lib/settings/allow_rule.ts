@@ -98,7 +98,7 @@ export async function editPermissions(
   const changed = next !== undefined && next !== document.text;
   if (changed && !flags["dry-run"]) {
     await Deno.mkdir(dirname(path), { recursive: true });
-    await writeFileAtomic(path, next!, { mode: await fileMode(path) });
+    await writeFileAtomic(path, document.encode(next!), { mode: await fileMode(path) });
   }
   const reported = changed && flags["dry-run"]
     ? `would-be-${outcome}`

@@ -4,7 +4,7 @@
  */
 import {
   applyEdits,
-  type FormattingOptions,
+  findNodeAtLocation,
   modify,
   parseTree,
   printParseErrorCode,
@@ -22,17 +22,54 @@ export interface SettingsDocument {
   text: string | undefined;
   /** The parsed value of a top-level key, undefined when absent. */
   get(key: string): unknown;
+  /** The bytes to write for an edited `text`, in the file's own encoding. */
+  encode(text: string): Uint8Array;
+}
+
+/**
+ * The file's text with every byte accounted for: a UTF-8 byte-order mark is set aside and put back
+ * on write; a file that is not valid UTF-8 (a Latin-1 byte in a comment) is read one character per
+ * byte and written back the same way, so bytes peaks did not edit come back as they were.
+ */
+function decodeSettings(bytes: Uint8Array): { text: string; encode(text: string): Uint8Array } {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+    ? bytes.slice(0, 3)
+    : null;
+  const body = bom ? bytes.subarray(3) : bytes;
+  let text: string;
+  let encode: (text: string) => Uint8Array;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(body);
+    encode = (edited) => new TextEncoder().encode(edited);
+  } catch {
+    text = Array.from(body, (b) => String.fromCharCode(b)).join("");
+    encode = (edited) => Uint8Array.from(edited, (c) => c.charCodeAt(0) & 0xff);
+  }
+  if (!bom) return { text, encode };
+  return {
+    text,
+    encode: (edited) => {
+      const out = encode(edited);
+      const whole = new Uint8Array(bom.length + out.length);
+      whole.set(bom);
+      whole.set(out, bom.length);
+      return whole;
+    },
+  };
 }
 
 export async function readSettings(path: string): Promise<SettingsDocument> {
   let text: string | undefined;
+  let encode: (edited: string) => Uint8Array = (edited) => new TextEncoder().encode(edited);
   try {
-    text = await Deno.readTextFile(path);
+    const read = decodeSettings(await Deno.readFile(path));
+    text = read.text;
+    encode = read.encode;
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
   if (text !== undefined && text.trim() === "") text = undefined;
-  if (text === undefined) return { path, text, get: () => undefined };
+  if (text === undefined) return { path, text, get: () => undefined, encode };
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length || !tree) {
@@ -56,7 +93,7 @@ export async function readSettings(path: string): Promise<SettingsDocument> {
     const [keyNode, valueNode] = property.children ?? [];
     if (keyNode && valueNode) values.set(String(keyNode.value), nodeValue(valueNode));
   }
-  return { path, text, get: (key) => values.get(key) };
+  return { path, text, get: (key) => values.get(key), encode };
 }
 
 type Node = NonNullable<ReturnType<typeof parseTree>>;
@@ -78,12 +115,70 @@ function nodeValue(node: Node): unknown {
   }
 }
 
-function formatting(text: string): FormattingOptions {
+interface Layout {
+  eol: string;
+  /** One level of indentation. */
+  unit: string;
+}
+
+function layoutOf(text: string): Layout {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
-  return indent.startsWith("\t")
-    ? { insertSpaces: false, tabSize: 1, eol }
-    : { insertSpaces: true, tabSize: indent.length, eol };
+  return { eol, unit: indent.startsWith("\t") ? "\t" : indent };
+}
+
+const indentOf = (text: string, offset: number) =>
+  /^[ \t]*/.exec(text.slice(text.lastIndexOf("\n", offset - 1) + 1))![0];
+
+/**
+ * One edit at `path`, its text laid out like its neighbours: a container written on one line gets a
+ * one-line item, one written over several lines gets the item on a line of its own at its siblings'
+ * indentation. Nothing outside the edit is touched (jsonc-parser's own formatter re-lays whole
+ * lines, rewriting a neighbour's bytes).
+ */
+function edit(text: string, path: Array<string | number>, value: unknown, insert: boolean): string {
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  const parent = tree && findNodeAtLocation(tree, path.slice(0, -1));
+  const at = path.at(-1);
+  if (value === undefined && typeof at === "number" && parent?.children?.[at]) {
+    return removeItem(text, parent.children, at);
+  }
+  const [change] = modify(text, path, value, { isArrayInsertion: insert });
+  if (!change) return text;
+  if (value === undefined) return applyEdits(text, [change]);
+  const { eol, unit } = layoutOf(text);
+  const span = parent ? text.slice(parent.offset, parent.offset + parent.length) : "";
+  const first = parent?.children?.[0];
+  const key = typeof path.at(-1) === "string" ? `${JSON.stringify(path.at(-1))}: ` : "";
+  let content: string;
+  if (change.length > 0 && !change.content.startsWith(",") && !change.content.endsWith(",")) {
+    // A value replaced in place, at the indentation of the line it is on.
+    content = span.includes("\n")
+      ? JSON.stringify(value, null, unit).split("\n").join(eol + indentOf(text, change.offset))
+      : JSON.stringify(value);
+  } else if (!parent || !span.includes("\n")) {
+    content = change.content.replace(/^,/, ", ").replace(/,$/, ", ");
+  } else {
+    const indent = first ? indentOf(text, first.offset) : indentOf(text, parent.offset) + unit;
+    const item = `${key}${JSON.stringify(value, null, unit).split("\n").join(eol + indent)}`;
+    content = change.content.startsWith(",")
+      ? `,${eol}${indent}${item}`
+      : change.content.endsWith(",")
+      ? `${item},${eol}${indent}`
+      : `${eol}${indent}${item}`;
+  }
+  return applyEdits(text, [{ ...change, content }]);
+}
+
+/** An array item removed with the separator before it (after it, for the first of several). */
+function removeItem(text: string, items: Node[], index: number): string {
+  const item = items[index];
+  const [from, to] = index > 0
+    ? [items[index - 1].offset + items[index - 1].length, item.offset + item.length]
+    : items.length > 1
+    ? [item.offset, items[1].offset]
+    : [item.offset, item.offset + item.length];
+  return text.slice(0, from) + text.slice(to);
 }
 
 /** The new text with `key` set to `value` (or removed when `value` is undefined). */
@@ -91,10 +186,7 @@ export function setTopLevel(document: SettingsDocument, key: string, value: unkn
   if (document.text === undefined) {
     return value === undefined ? "{}\n" : `${JSON.stringify({ [key]: value }, null, 2)}\n`;
   }
-  const edits = modify(document.text, [key], value, {
-    formattingOptions: formatting(document.text),
-  });
-  return applyEdits(document.text, edits);
+  return edit(document.text, [key], value, false);
 }
 
 /**
@@ -107,12 +199,7 @@ export function setAt(
   value: unknown,
   insert = false,
 ): string {
-  const text = document.text ?? "{}\n";
-  const edits = modify(text, path, value, {
-    formattingOptions: formatting(document.text ?? '{\n  "x": 1\n}\n'),
-    isArrayInsertion: insert,
-  });
-  return applyEdits(text, edits);
+  return edit(document.text ?? "{\n}\n", path, value, insert);
 }
 
 /**
@@ -140,4 +227,73 @@ export async function settingsPath(
     flag: "project",
   });
   return { path, root: project.root };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === "object" && !Array.isArray(v);
+
+/** Whether `small` is `big` with some items left out, in order. */
+function subsequence(small: unknown[], big: unknown[]): boolean {
+  let j = 0;
+  for (const item of big) if (j < small.length && same(small[j], item)) j++;
+  return j === small.length;
+}
+
+/** The array at `path` moved from `a` to `b` by removals, insertions or per-item changes. */
+function arrayTo(text: string, path: Array<string | number>, a: unknown[], b: unknown[]): string {
+  if (subsequence(b, a)) {
+    const keep = new Set<number>();
+    let j = 0;
+    a.forEach((item, i) => {
+      if (j < b.length && same(b[j], item)) {
+        keep.add(i);
+        j++;
+      }
+    });
+    for (let i = a.length - 1; i >= 0; i--) {
+      if (!keep.has(i)) text = edit(text, [...path, i], undefined, false);
+    }
+    return text;
+  }
+  if (subsequence(a, b)) {
+    let i = 0;
+    b.forEach((item, j) => {
+      if (i < a.length && same(a[i], item)) i++;
+      else text = edit(text, [...path, j], item, true);
+    });
+    return text;
+  }
+  if (a.length !== b.length) return edit(text, path, b, false);
+  b.forEach((item, i) => text = valueTo(text, [...path, i], a[i], item));
+  return text;
+}
+
+/** `text` with the value at `path` moved from `a` to `b` by the smallest edits found. */
+function valueTo(text: string, path: Array<string | number>, a: unknown, b: unknown): string {
+  if (same(a, b)) return text;
+  if (Array.isArray(a) && Array.isArray(b)) return arrayTo(text, path, a, b);
+  if (!isObject(a) || !isObject(b)) return edit(text, path, b, false);
+  for (const key of Object.keys(a)) {
+    if (!(key in b)) text = edit(text, [...path, key], undefined, false);
+  }
+  for (const [key, value] of Object.entries(b)) {
+    text = key in a
+      ? valueTo(text, [...path, key], a[key], value)
+      : edit(text, [...path, key], value, false);
+  }
+  return text;
+}
+
+/**
+ * The new text with the top-level `key` changed from its current value to `value` (removed when
+ * undefined) by the smallest edits: items and keys added or removed one by one, so whatever the user
+ * wrote inside the value (comments, layout) stays.
+ */
+export function changeTopLevel(document: SettingsDocument, key: string, value: unknown): string {
+  const current = document.get(key);
+  if (document.text === undefined || current === undefined || value === undefined) {
+    return setAt(document, [key], value);
+  }
+  return valueTo(document.text, [key], current, value);
 }

@@ -12,12 +12,21 @@ export const STATUSLINE_COMMAND = "peaks statusline render";
 
 export const STATUSLINE_VALUE = { type: "command", command: STATUSLINE_COMMAND, padding: 0 };
 
-/** Ours when it runs `peaks statusline render`, whatever path prefixes `peaks`. */
+/** The peaks program: `peaks`, or a path to it, bare or quoted, with nothing a shell would expand. */
+const PROGRAM = String
+  .raw`(?:(?:[^\s"'\x60$&|;<>()]*[\\/])?peaks(?:\.exe)?|"(?:[^"\x60$]*[\\/])?peaks(?:\.exe)?"|'(?:[^']*[\\/])?peaks(?:\.exe)?')`;
+const OURS = new RegExp(String.raw`^${PROGRAM}\s+statusline\s+render$`);
+
+/**
+ * Ours when the whole command is what `statusline install` writes, `peaks statusline render`,
+ * whatever path leads to `peaks`; a command that does more (`my-line && peaks statusline render`,
+ * a pipe, a wrapper shell) is the user's own, however much of it is peaks.
+ */
 export function isPeaksStatusline(value: unknown): boolean {
   if (!value || typeof value !== "object") return false;
-  const command = (value as Record<string, unknown>).command;
-  return typeof command === "string" &&
-    /(^|[\\/\s"'])peaks(\.exe)?["']?\s+statusline\s+render(\s|$)/.test(command.trim());
+  const { type, command } = value as Record<string, unknown>;
+  return (type === undefined || type === "command") && typeof command === "string" &&
+    OURS.test(command.trim());
 }
 
 export const statuslineFlags = {
@@ -93,7 +102,7 @@ export async function editStatusline(
 
   const changed = next !== undefined && next !== document.text;
   if (changed && !flags["dry-run"]) {
-    await writeFileAtomic(path, next!, { mode: await fileMode(path) });
+    await writeFileAtomic(path, document.encode(next!), { mode: await fileMode(path) });
   }
   const reported = changed && flags["dry-run"]
     ? `would-be-${outcome}`

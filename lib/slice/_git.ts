@@ -108,7 +108,11 @@ export async function treeOf(cwd: string, rev: string): Promise<string | null> {
  * level): tracked changes, untracked files that are not ignored, deletions.
  * Read through a copy of that tree's index, so the index itself is unchanged.
  */
-export async function workingTree(cwd: GitAt, tmpDir: string): Promise<string> {
+export async function workingTree(
+  cwd: GitAt,
+  tmpDir: string,
+  skip: readonly string[] = [],
+): Promise<string> {
   await Deno.mkdir(tmpDir, { recursive: true });
   const tmp = join(tmpDir, `index-${randomHex(8)}`);
   const env = { GIT_INDEX_FILE: tmp };
@@ -123,7 +127,11 @@ export async function workingTree(cwd: GitAt, tmpDir: string): Promise<string> {
       // would otherwise be read as unchanged.
       await Deno.utime(tmp, 1, 1); // not 0: git reads a zero index time as "unknown"
     }
-    const add = await gitAt(cwd, ["add", "-A", "--", ".", ...EXCLUDES], { env, stderr: true });
+    const left = skip.map((path) => `:(exclude,literal)${path}`);
+    const add = await gitAt(cwd, ["add", "-A", "--", ".", ...EXCLUDES, ...left], {
+      env,
+      stderr: true,
+    });
     if (!add.ok) throw failed("read the working tree", add);
     const tree = await gitAt(cwd, ["write-tree"], { env, stderr: true });
     if (!tree.ok || !SHA.test(tree.out.trim())) throw failed("write the working tree", tree);
@@ -132,6 +140,33 @@ export async function workingTree(cwd: GitAt, tmpDir: string): Promise<string> {
     await Deno.remove(tmp).catch(() => {});
     await Deno.remove(`${tmp}.lock`).catch(() => {});
   }
+}
+
+/** An untracked, not ignored file of the main tree, as `git add -A` would take it. */
+export interface UntrackedFile {
+  /** Relative to the top level, with forward slashes. */
+  path: string;
+  bytes: number;
+}
+
+/** The untracked files a snapshot of the main tree would carry (peaks' own files aside), with sizes. */
+export async function untrackedFiles(cwd: string): Promise<UntrackedFile[]> {
+  const listed = await runGit(cwd, [
+    "ls-files",
+    "-z",
+    "--others",
+    "--exclude-standard",
+    "--",
+    ".",
+    ...EXCLUDES,
+  ]);
+  if (!listed.ok) throw failed("list the untracked files", listed);
+  const files: UntrackedFile[] = [];
+  for (const path of listed.out.split("\0").filter(Boolean)) {
+    const info = await Deno.lstat(join(cwd, path)).catch(() => null);
+    if (info?.isFile) files.push({ path, bytes: info.size });
+  }
+  return files;
 }
 
 /** A commit holding `tree` on top of `parent`, named for peaks; nothing points at it but a slice's branch. */

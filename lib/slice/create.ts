@@ -13,7 +13,15 @@ import { readRecord, updateRecord } from "../record/record.ts";
 import { recordFileOf, runNameFor } from "../record/names.ts";
 import { PeaksError } from "../infra/errors.ts";
 import { failOpenRecord } from "../record/terminal.ts";
-import { addWorktree, removeWorktree, snapshotCommit, treeOf, workingTree } from "./_git.ts";
+import {
+  addWorktree,
+  removeWorktree,
+  snapshotCommit,
+  treeOf,
+  type UntrackedFile,
+  untrackedFiles,
+  workingTree,
+} from "./_git.ts";
 import {
   ensureWorktreesRoot,
   type RepoPlace,
@@ -32,7 +40,38 @@ export interface MainTree {
   clean: boolean;
 }
 
-/** HEAD and the main tree's files as they are now, uncommitted and untracked ones included. */
+/** An untracked file larger than this is not copied into slices (PEAKS_SLICE_UNTRACKED_MAX_BYTES). */
+export const UNTRACKED_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The limit in force: the environment's, when it is a whole number of bytes, else the default. */
+export function untrackedLimit(): number {
+  let raw: string | undefined;
+  try {
+    raw = Deno.env.get("PEAKS_SLICE_UNTRACKED_MAX_BYTES");
+  } catch {
+    raw = undefined;
+  }
+  const n = raw && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  return Number.isSafeInteger(n) ? n : UNTRACKED_MAX_BYTES;
+}
+
+/** The untracked files a wave's snapshot takes, and those over the limit it leaves out. */
+export async function untrackedLoad(
+  place: RepoPlace,
+): Promise<{ copied: UntrackedFile[]; skipped: UntrackedFile[]; limit: number }> {
+  const limit = untrackedLimit();
+  const files = await untrackedFiles(place.toplevel);
+  return {
+    copied: files.filter((f) => f.bytes <= limit),
+    skipped: files.filter((f) => f.bytes > limit),
+    limit,
+  };
+}
+
+/**
+ * HEAD and the main tree's files as they are now, uncommitted and untracked ones included, but
+ * for untracked files over the limit (each would be copied into git's objects and every slice).
+ */
 export async function mainTree(place: RepoPlace): Promise<MainTree> {
   const head = await readGitHead(place.toplevel);
   if (!head) {
@@ -43,7 +82,12 @@ export async function mainTree(place: RepoPlace): Promise<MainTree> {
     );
   }
   await ensureWorktreesRoot(place);
-  const tree = await workingTree(place.toplevel, join(place.worktreesRoot, TMP_DIR));
+  const { skipped } = await untrackedLoad(place);
+  const tree = await workingTree(
+    place.toplevel,
+    join(place.worktreesRoot, TMP_DIR),
+    skipped.map((f) => f.path),
+  );
   return { head: head.head, tree, clean: tree === await treeOf(place.toplevel, head.head) };
 }
 

@@ -140,6 +140,8 @@ function agentsLayout(subAgents: string) {
       join(agentsDir(sid), assertRecordFile(fileName)),
     batch: (sid: string, batchId: string) =>
       join(agentsDir(sid), `batch-${assertId(batchId, "batch id")}.json`),
+    /** Locked while a `--from-dag` call opens a new batch: one DAG fans out once per session. */
+    fanOutLock: (sid: string) => join(agentsDir(sid), "fan-out"),
     sharedDir: (sid: string) => join(agentsDir(sid), "shared"),
     /** Saved prompts that a follow-up command replays with --prompt-file. */
     promptsDir: (sid: string) => join(agentsDir(sid), "prompts"),
