@@ -34,7 +34,7 @@ export const host: HostDecl = {
     config: "opencode.json / ~/.config/opencode/opencode.json mcp",
   },
   statusLine: false,
-  hooks: [],
+  hooks: null,
   vendor: "opencode",
   packaging: null,
   permissions: { env: ["OPENCODE"], run: ["opencode"] },
