@@ -56,6 +56,6 @@ export const host: HostDecl = {
     version: "0.169.0",
   },
   vendor: "codex",
-  packaging: null,
+  packaging: "plugin",
   permissions: { env: ["CODEX_*"], run: ["codex"] },
 };

@@ -56,6 +56,6 @@ export const host: HostDecl = {
     version: "1.0.102",
   },
   vendor: "copilot",
-  packaging: null,
+  packaging: "plugin",
   permissions: { env: ["COPILOT_CLI"], run: ["copilot"] },
 };
