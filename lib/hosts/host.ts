@@ -71,8 +71,12 @@ export interface HookEventSpec {
 
 /** The host's lifecycle hooks as peaks installs them (`peaks hooks`, the host's package). */
 export interface HookFacts {
-  /** `claude`: settings `hooks` map of matcher groups; `copilot`: a `{version, hooks}` file of its own. */
-  dialect: "claude" | "copilot";
+  /**
+   * `claude`: settings `hooks` map of matcher groups; `copilot`: a `{version, hooks}` file of its
+   * own; `plugin`: no command hooks, a plugin module of peaks' own runs `peaks hooks run` for the
+   * host's hooks (`events` then names them).
+   */
+  dialect: "claude" | "copilot" | "plugin";
   /** Settings file per scope: `~` is the home folder, otherwise relative to the project root. */
   files: Partial<Record<HookScope, string>>;
   /** The hook `timeout` unit. */

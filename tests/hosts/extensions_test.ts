@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { fromFileUrl, join } from "../../lib/infra/std.ts";
-import { CODEX, COPILOT, GEMINI, type HostAdapter, QWEN } from "./support/hosts.ts";
+import { CODEX, COPILOT, GEMINI, type HostAdapter, OPENCODE, QWEN } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, world } from "./support/scenario.ts";
 import { sideAnswer, text, type View } from "./support/standin.ts";
 
@@ -21,8 +21,11 @@ interface Case {
   install: string[][];
   /** The installer's trust question, answered. */
   stdin?: string;
-  list: string[];
+  /** What lists the installed package (OpenCode has no list: its project config is read). */
+  list?: string[];
   argv: string[];
+  /** The prompt is the last argument, not stdin. */
+  promptArg?: boolean;
 }
 
 const DIR = "DIR";
@@ -57,6 +60,13 @@ const CASES: Case[] = [
     list: ["plugin", "list"],
     argv: ["--output-format", "json", "--allow-all-tools"],
   },
+  {
+    adapter: OPENCODE,
+    folder: "opencode",
+    install: [["plugin", DIR]],
+    argv: ["run", "--format", "json"],
+    promptArg: true,
+  },
 ];
 
 for (const c of CASES) {
@@ -83,12 +93,19 @@ for (const c of CASES) {
         const install = await cli(command.map((arg) => arg === DIR ? dir : arg), c.stdin);
         assertEquals(install.code, 0, install.stdout + install.stderr);
       }
-      const list = await cli(c.list);
-      assertStringIncludes(list.stdout + list.stderr, "peaks");
+      if (c.list) {
+        const list = await cli(c.list);
+        assertStringIncludes(list.stdout + list.stderr, "peaks");
+      } else {
+        const config = join(w.sandbox.project, ".opencode", "opencode.json");
+        assertStringIncludes(await Deno.readTextFile(config), dir);
+      }
 
       const init = await w.sandbox.peaks(["workspace", "init", "--json"]);
       assertEquals(init.code, 0, init.stdout + init.stderr);
-      const run = await cli(c.argv, "Say hello.");
+      const run = c.promptArg
+        ? await cli([...c.argv, "Say hello."])
+        : await cli(c.argv, "Say hello.");
       assertEquals(run.code, 0, run.stdout + run.stderr);
       const [first] = w.standIn.calls().filter((call) => call.view!.tools.length > 0);
       assert(first, "the host sent no agent request");

@@ -3,7 +3,7 @@
  * a stand-in executable, no `deno compile`), installed by install.sh into a scratch $PEAKS_HOME,
  * then each real host CLI validates and installs its package from $PEAKS_HOME, offline: the Claude
  * Code plugin ($PEAKS_HOME itself, a marketplace, with hooks/hooks.json), the Gemini CLI and Qwen
- * Code extensions and the Codex and Copilot CLI plugins (extensions/<host>). What each package's
+ * Code extensions, the Codex and Copilot CLI plugins and the OpenCode plugin (extensions/<host>). What each package's
  * hooks then do in a run is tests/hosts/extensions_test.ts and claude_hooks_test.ts.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
@@ -58,6 +58,7 @@ const STEPS: Array<{ host: HostId; dir: string; commands: string[][]; stdin?: st
       "list",
     ]],
   },
+  { host: "opencode", dir: "extensions/opencode", commands: [["plugin", AT]] },
 ];
 
 /** Files under `dir` whose text holds `needle`. */
@@ -117,6 +118,11 @@ Deno.test(
         if (command.at(-1) === "list") assertStringIncludes(said, "peaks", step.host);
       }
     }
+    const opencode = join(sandbox.project, ".opencode", "opencode.json");
+    assertStringIncludes(
+      await Deno.readTextFile(opencode),
+      join(peaksHome, "extensions", "opencode"),
+    );
     // Claude Code copies the plugin: the copy carries the hooks from the archive.
     const copies = await filesHolding(
       join(sandbox.home, ".claude"),

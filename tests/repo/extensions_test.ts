@@ -87,3 +87,20 @@ for (const c of CASES) {
     }
   });
 }
+
+Deno.test("extensions/opencode: a local package at the project's version whose module is the plugin", async () => {
+  const dir = join(REPO, "extensions", "opencode");
+  const manifest = JSON.parse(await Deno.readTextFile(join(dir, "package.json")));
+  assertEquals(manifest.version, await projectVersion());
+  assertEquals([manifest.type, manifest.main, manifest.exports["./server"]], [
+    "module",
+    "index.ts",
+    "./index.ts",
+  ]);
+  const plugin = await Deno.readTextFile(join(dir, "index.ts"));
+  // Every hook the plugin hands to peaks is one the host declaration lists.
+  const { HOOK_HOST_FACTS } = await import("../../lib/hooks/hosts.ts");
+  for (const { event } of HOOK_HOST_FACTS.opencode.events) {
+    assertEquals(plugin.includes(`peaks("${event}"`), true, event);
+  }
+});

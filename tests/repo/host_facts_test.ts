@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import { hostPermissions, HOSTS } from "../../lib/hosts/registry.ts";
-import { HOOK_HOST_DECLS, HOOK_HOST_FACTS, HOOK_HOSTS } from "../../lib/hooks/hosts.ts";
+import { HOOK_HOST_DECLS, HOOK_HOST_FACTS, type HookHost } from "../../lib/hooks/hosts.ts";
 import { VENDORS } from "../../lib/hosts/vendors.ts";
 import { REPO } from "../support/cli.ts";
 
@@ -97,7 +97,7 @@ Deno.test("the hook hosts are exactly the hosts that declare hooks, each's sub-a
     Object.values(HOOK_HOST_DECLS).map((h) => h.id).sort(),
     HOSTS.filter((h) => h.hooks).map((h) => h.id).sort(),
   );
-  for (const id of HOOK_HOSTS) {
+  for (const id of Object.keys(HOOK_HOST_DECLS) as HookHost[]) {
     const host = HOOK_HOST_DECLS[id];
     assertEquals(HOOK_HOST_FACTS[id], host.hooks, id);
     assertEquals(
