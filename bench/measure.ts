@@ -22,6 +22,8 @@ export interface Stats {
   failures: number;
   medianMs: number | null;
   p95Ms: number | null;
+  /** Meaningful with many runs (the hooks section's); with 30 it is the second-largest. */
+  p99Ms: number | null;
   minMs: number | null;
   maxMs: number | null;
   peakRssKb: number | null;
@@ -80,6 +82,7 @@ export function summarize(samples: Sample[], peakRssKb: number | null): Stats {
     failures: failed.length,
     medianMs: stat(percentile(times, 50)),
     p95Ms: stat(percentile(times, 95)),
+    p99Ms: stat(percentile(times, 99)),
     minMs: stat(times[0]),
     maxMs: stat(times[times.length - 1]),
     peakRssKb,
@@ -95,6 +98,7 @@ export function failedStats(reason: string): Stats {
     failures: 0,
     medianMs: null,
     p95Ms: null,
+    p99Ms: null,
     minMs: null,
     maxMs: null,
     peakRssKb: null,

@@ -42,6 +42,51 @@ export interface Report {
   demo: DemoRun[] | null;
   plugin?: PluginCost | null;
   walk?: WalkCost | null;
+  /** `peaks hooks run`, timed `hookRuns` times each for a p99. */
+  hooks?: ScenarioRow[] | null;
+  hookRuns?: number;
+}
+
+/** What a hook may take at the 99th percentile (hosts run some on every tool call). */
+export const HOOK_P99_TARGET_MS = 150;
+
+function hooksSection(report: Report): string[] {
+  const rows = report.hooks ?? [];
+  const labels = report.targets.map((t) => t.label);
+  const lines = [
+    `Each hook call: ${report.warmup} warm-up and ${report.hookRuns} timed runs, stdin as the host ` +
+    "sends it.",
+    "",
+    ...table(
+      [
+        "hook call",
+        ...labels.flatMap((l) => [`${l} median ms`, "p95", "p99", "max", "failed"]),
+      ],
+      rows.map((row) => [
+        `\`${cell(row.shown)}\``,
+        ...row.results.flatMap((r) => [
+          String(r.medianMs),
+          String(r.p95Ms),
+          String(r.p99Ms),
+          String(r.maxMs),
+          String(r.failures),
+        ]),
+      ]),
+    ),
+  ];
+  const own = labels[0];
+  const over = rows.filter((row) =>
+    row.results.some((r) => r.target === own && (r.p99Ms ?? Infinity) >= HOOK_P99_TARGET_MS)
+  );
+  lines.push(
+    "",
+    over.length
+      ? `p99 at or over ${HOOK_P99_TARGET_MS} ms for ${own}: ${
+        over.map((r) => `\`${r.name}\``).join(", ")
+      }.`
+      : `Every hook call's p99 is under ${HOOK_P99_TARGET_MS} ms for ${own}.`,
+  );
+  return lines;
 }
 
 /** The literal-agent walk of a feature request (tests/agent): what the orchestrator read. */
@@ -296,6 +341,9 @@ export function renderMarkdown(report: Report): string {
     "",
     ...hotSection(report),
   ];
+  if (report.hooks) {
+    lines.push("", "## Hook commands (`peaks hooks run`)", "", ...hooksSection(report));
+  }
   if (report.concurrency) lines.push("", "## Concurrency", "", ...concurrencySection(report));
   if (report.envelopes) {
     lines.push("", "## Envelope sizes (bytes on stdout)", "", ...envelopeSection(report));

@@ -14,11 +14,13 @@ import { timeDemo } from "./demo_time.ts";
 import { measureEnvelopes } from "./envelopes.ts";
 import { inTable, runReferences, runScenario, type ScenarioRow } from "./hot.ts";
 import { type Machine, renderMarkdown, type Report } from "./report.ts";
-import { SCENARIOS } from "./scenarios.ts";
+import { HOOK_SCENARIOS, SCENARIOS } from "./scenarios.ts";
 import { measurePluginCost } from "./plugin_cost.ts";
 import { profile } from "./profile.ts";
 import { walkCost } from "./walk_cost.ts";
 import { benchEnv, checkoutTarget, compareTarget, runCommand, shownPrefix } from "./target.ts";
+
+const ALL_SCENARIOS = [...SCENARIOS, ...HOOK_SCENARIOS];
 
 const USAGE = `usage: deno task bench [flags]
 
@@ -28,6 +30,8 @@ const USAGE = `usage: deno task bench [flags]
   --compare "<command>"   also run every section against this CLI (argv prefix), side by side
   --compare-label <name>  column heading for --compare (default: compared)
   --n <n>                 processes per concurrency storm (default 64; --quick 16)
+  --hook-runs <n>         timed runs per hook command, for its p99 (default 200; --quick 10)
+  --no-hooks              skip the hook commands (\`peaks hooks run\`)
   --no-concurrency        skip the concurrency storms
   --no-envelopes          skip the envelope sizes
   --no-demo               skip the demo's wall time
@@ -37,13 +41,30 @@ const USAGE = `usage: deno task bench [flags]
   --out <dir>             where to write the report (default bench/results)
   --profile <scenario>    only this: where one hot command's time goes (phases, files opened)
 
-scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`;
+scenarios: ${ALL_SCENARIOS.map((s) => s.name).join(", ")}`;
 
 // The skip flags are taken out first: this parseArgs knows no negatable booleans.
-const SKIPS = ["--no-concurrency", "--no-envelopes", "--no-demo", "--no-plugin", "--no-walk"];
+const SKIPS = [
+  "--no-hooks",
+  "--no-concurrency",
+  "--no-envelopes",
+  "--no-demo",
+  "--no-plugin",
+  "--no-walk",
+];
 const skip = (flag: string) => Deno.args.includes(flag);
 const args = parseArgs(Deno.args.filter((arg) => !SKIPS.includes(arg)), {
-  string: ["runs", "warmup", "only", "compare", "compare-label", "out", "n", "profile"],
+  string: [
+    "runs",
+    "warmup",
+    "hook-runs",
+    "only",
+    "compare",
+    "compare-label",
+    "out",
+    "n",
+    "profile",
+  ],
   boolean: ["help", "quick"],
   unknown: (arg: string) => {
     console.error(`bench: unknown argument ${arg}\n\n${USAGE}`);
@@ -67,11 +88,12 @@ function count(name: string, fallback: number, min = 0): number {
 const quick = Boolean(args.quick);
 const runs = count("runs", quick ? 3 : 30, 1);
 const warmup = count("warmup", quick ? 1 : 3);
+const hookRuns = count("hook-runs", quick ? 10 : 200, 1);
 const stormSize = count("n", quick ? 16 : 64, 1);
 const rssRuns = quick ? 1 : 3;
 const outDir = String(args.out ?? join(REPO, "bench", "results"));
 const only = args.only ? String(args.only).split(",").map((s) => s.trim()).filter(Boolean) : null;
-const unknown = only?.filter((name) => !SCENARIOS.some((s) => s.name === name)) ?? [];
+const unknown = only?.filter((name) => !ALL_SCENARIOS.some((s) => s.name === name)) ?? [];
 if (unknown.length) {
   console.error(`bench: no scenario named ${unknown.join(", ")}\n\n${USAGE}`);
   Deno.exit(2);
@@ -132,7 +154,7 @@ async function machine(): Promise<Machine> {
 const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "peaks-bench-home-" }));
 const env = await benchEnv(home);
 if (args.profile !== undefined) {
-  const scenario = SCENARIOS.find((s) => s.name === args.profile);
+  const scenario = ALL_SCENARIOS.find((s) => s.name === args.profile);
   if (!scenario) {
     console.error(`bench: no scenario named ${args.profile}\n\n${USAGE}`);
     Deno.exit(2);
@@ -158,6 +180,8 @@ const report: Report = {
   concurrency: null,
   envelopes: null,
   demo: null,
+  hooks: null,
+  hookRuns,
 };
 
 try {
@@ -169,6 +193,15 @@ try {
     }
     sampleLoad();
     report.scenarios.push(await runScenario(scenario, targets, plan));
+  }
+  if (!skip("--no-hooks")) {
+    report.hooks = [];
+    for (const scenario of HOOK_SCENARIOS) {
+      if (only && !only.includes(scenario.name)) continue;
+      if (!inTable(scenario)) continue;
+      sampleLoad();
+      report.hooks.push(await runScenario(scenario, targets, { ...plan, runs: hookRuns }));
+    }
   }
   report.references = await runReferences(plan, home);
   sampleLoad();
@@ -221,7 +254,7 @@ log(`bench: wrote ${join(outDir, `${stamp}.json`)} and .md (also latest.json, la
 // The checkout's own failures fail the run; a compared CLI's never do.
 const own = targets[0].label;
 const ownFailed =
-  report.scenarios.some((row: ScenarioRow) =>
+  [...report.scenarios, ...report.hooks ?? []].some((row: ScenarioRow) =>
     row.results.some((r) => r.target === own && r.status !== "ok")
   ) ||
   (report.concurrency ?? []).some((c) =>

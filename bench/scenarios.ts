@@ -60,8 +60,12 @@ const SESSION_SCENARIOS: Scenario[] = [
   },
 ];
 
-/** `peaks hooks run` as Claude Code runs it: on every Bash call, each sub-agent start, each session start. */
-const HOOK_SCENARIOS: Scenario[] = [
+/**
+ * `peaks hooks run` as the hosts run it: Claude Code on every Bash call, each sub-agent start, each
+ * session start; bad input; OpenCode's plugin at its first model call. Timed in their own section
+ * with many runs, for a p99.
+ */
+export const HOOK_SCENARIOS: Scenario[] = [
   {
     name: "hook-bash",
     command: "hooks run",
@@ -91,6 +95,22 @@ const HOOK_SCENARIOS: Scenario[] = [
     setup: (tools) => midSwarm(tools, "pointer"),
     args: ["hooks", "run", "--host", "claude-code", "--event", "SessionStart"],
     stdin: JSON.stringify({ hook_event_name: "SessionStart", source: "resume" }),
+  },
+  {
+    name: "hook-garbage",
+    command: "hooks run",
+    shown: "hooks run --host copilot --event preToolUse < garbage",
+    setup: (tools) => midSwarm(tools, "pointer"),
+    args: ["hooks", "run", "--host", "copilot", "--event", "preToolUse"],
+    stdin: "}{ not json at all",
+  },
+  {
+    name: "hook-opencode-start",
+    command: "hooks run",
+    shown: "hooks run --host opencode --event experimental.chat.system.transform (mid-swarm)",
+    setup: (tools) => midSwarm(tools, "pointer"),
+    args: ["hooks", "run", "--host", "opencode", "--event", "experimental.chat.system.transform"],
+    stdin: JSON.stringify({ session_id: "ses_1", source: "startup" }),
   },
 ];
 
@@ -127,6 +147,5 @@ export const SCENARIOS: Scenario[] = [
   ...SESSION_SCENARIOS,
   ...REQUEST_SCENARIOS,
   ...SUBAGENT_SCENARIOS,
-  ...HOOK_SCENARIOS,
   ...PROJECT_SCENARIOS,
 ];

@@ -1,6 +1,6 @@
 /**
- * Packs one executable with the skills tree, the Claude Code plugin manifests and the license
- * files into
+ * Packs one executable with the skills tree, the Claude Code plugin manifests and hooks, the other
+ * hosts' packages (extensions/) and the license files into
  * `peaks-<version>-<target>.tar.gz|zip` and refreshes SHA256SUMS.
  *
  *   deno run -A release/package.ts --binary <file> --target <target> [--out dist] [--root .]
@@ -24,6 +24,12 @@ export const PLUGIN_FILES = [
   ".claude-plugin/marketplace.json",
   ".claude-plugin/icon.png",
 ];
+/**
+ * The Claude Code plugin's hooks, and the other hosts' packages (each host CLI installs its folder
+ * from an unpacked archive, so from $PEAKS_HOME, offline).
+ */
+export const HOOK_FILES = ["hooks/hooks.json"];
+export const PACKAGE_TREES = ["extensions"];
 /** Placeholders and OS litter that never ship. */
 const SKIPPED = new Set([".gitkeep", ".DS_Store"]);
 
@@ -73,13 +79,18 @@ function isExecutable(info: Deno.FileInfo): boolean {
 }
 
 /** The skills tree as archive entries, sorted so archives are reproducible. */
-export async function skillsEntries(root: string): Promise<ArchiveEntry[]> {
-  const top = join(root, "skills");
+export function skillsEntries(root: string): Promise<ArchiveEntry[]> {
+  return treeEntries(root, "skills");
+}
+
+/** A tree of plain files under the root as archive entries, sorted so archives are reproducible. */
+export async function treeEntries(root: string, name: string): Promise<ArchiveEntry[]> {
+  const top = join(root, name);
   const info = await Deno.stat(top).catch(() => undefined);
   if (!info?.isDirectory) {
-    throw new ReleaseError(`skills/ is missing: ${top}. Every archive ships the skills tree.`);
+    throw new ReleaseError(`${name}/ is missing: ${top}. Every archive ships it.`);
   }
-  const entries: ArchiveEntry[] = [{ path: "skills/", mode: 0o755 }];
+  const entries: ArchiveEntry[] = [{ path: `${name}/`, mode: 0o755 }];
   const walk = async (dir: string, prefix: string): Promise<void> => {
     const children: Deno.DirEntry[] = [];
     for await (const child of Deno.readDir(dir)) children.push(child);
@@ -90,7 +101,7 @@ export async function skillsEntries(root: string): Promise<ArchiveEntry[]> {
       const inside = `${prefix}${child.name}`;
       if (child.isSymlink) {
         throw new ReleaseError(
-          `${inside} is a symbolic link; the skills tree must hold plain files.`,
+          `${inside} is a symbolic link; the ${name} tree must hold plain files.`,
         );
       }
       if (child.isDirectory) {
@@ -106,7 +117,7 @@ export async function skillsEntries(root: string): Promise<ArchiveEntry[]> {
       }
     }
   };
-  await walk(top, "skills/");
+  await walk(top, `${name}/`);
   return entries;
 }
 
@@ -151,6 +162,11 @@ export async function packageTarget(options: PackageOptions): Promise<PackagedAr
   for (const file of PLUGIN_FILES) {
     entries.push({ path: file, data: await readRequired(join(root, file), file), mode: 0o644 });
   }
+  entries.push({ path: "hooks/", mode: 0o755 });
+  for (const file of HOOK_FILES) {
+    entries.push({ path: file, data: await readRequired(join(root, file), file), mode: 0o644 });
+  }
+  for (const tree of PACKAGE_TREES) entries.push(...await treeEntries(root, tree));
   const mtime = options.mtime ?? buildTime();
   const bytes = isWindows(options.target) ? await zip(entries, mtime) : await tarGz(entries, mtime);
   const name = archiveName(options.version, options.target);

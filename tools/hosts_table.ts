@@ -25,6 +25,12 @@ function skills(h: HostDecl): string {
   }`;
 }
 
+function hooks(h: HostDecl): string {
+  if (!h.hooks) return "—";
+  const events = h.hooks.events.map((e) => code(e.event)).join(", ");
+  return `${events} (${h.hooks.version}${h.hooks.timeoutUnit === "ms" ? ", timeouts in ms" : ""})`;
+}
+
 function row(h: HostDecl): string {
   return `| ${
     [
@@ -34,7 +40,7 @@ function row(h: HostDecl): string {
       skills(h),
       h.mcp ? code(h.mcp.toolName) : "unknown",
       h.statusLine ? "yes" : "no",
-      h.hooks.length ? h.hooks.map(code).join(", ") : "—",
+      hooks(h),
       h.packaging ?? (h.skills ? "skills only" : "—"),
       h.vendor ? code(h.vendor) : "—",
     ].join(" | ")

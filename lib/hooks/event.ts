@@ -131,15 +131,20 @@ export function readEvent(host: HookHost, name: string, raw: Record<string, unkn
   };
   switch (norm(name)) {
     case "sessionstart":
+    case "experimental.chat.system.transform":
       return { ...base, kind: "session-start" };
     case "pretooluse":
     case "beforetool":
+    case "tool.execute.before":
       return toolEvent(base, f, "pre");
     case "posttooluse":
     case "aftertool":
+    case "tool.execute.after":
       return toolEvent(base, f, "post");
     case "posttoolusefailure":
       return toolEvent(base, f, "fail");
+    // OpenCode: a child session (one with a parent) is a sub-agent starting.
+    case "session.created":
     case "subagentstart":
       return { ...base, kind: f.agentId ? "agent-start" : "other" };
     case "subagentstop":

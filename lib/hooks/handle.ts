@@ -2,20 +2,15 @@
  * One hook call: the event in peaks' terms, what it changes in the records, and the answer the
  * host reads on stdout (refusal or added context, in the host's own format). Problems are
  * returned for the log, never thrown: the caller exits 0 whatever happens.
+ *
+ * Hosts run some hooks on every shell call: that path loads nothing but this file and the event
+ * reader. The records (and the host table dispatch uses) and the workflow behind the resume line
+ * are loaded only by the events that need them.
  */
 import type { Project } from "../workspace/project.ts";
-import { peekBoundSession } from "../statusline/peek.ts";
 import { isValidId } from "../infra/ids.ts";
 import { HOOK_HOST_FACTS, type HookHost } from "./hosts.ts";
 import type { HookEvent } from "./event.ts";
-import {
-  markEnded,
-  markStarted,
-  recordAwaitingId,
-  recordForAgent,
-  recordForPrompt,
-} from "./records.ts";
-import { resumeLine } from "./resume.ts";
 
 export interface HookAnswer {
   /** What to print for the host (JSON), if anything. */
@@ -73,6 +68,8 @@ async function subAgentEvent(
   event: HookEvent,
   now: Date,
 ): Promise<string> {
+  const { markEnded, markStarted, recordAwaitingId, recordForAgent, recordForPrompt } =
+    await import("./records.ts");
   if (event.kind === "dispatch" || event.kind === "launched") {
     if (!event.prompt) return "no-prompt";
     const path = await recordForPrompt(project, sid, event.prompt);
@@ -106,9 +103,11 @@ export async function handleEvent(
     }
     return { did: "allowed" };
   }
+  const { peekBoundSession } = await import("../statusline/peek.ts");
   const sid = await peekBoundSession(project);
   if (!sid || !isValidId(sid)) return { did: "no-session" };
   if (event.kind === "session-start") {
+    const { resumeLine } = await import("./resume.ts");
     const line = await resumeLine(project, sid, now);
     return { output: contextAnswer(event.host, event.name, line), did: "resume-line" };
   }

@@ -1,5 +1,5 @@
 /** Claude Code: the Agent tool (Task in 1.x), observed with @anthropic-ai/claude-code 2.1.328. */
-import type { HostDecl } from "./host.ts";
+import { claudeHookEvents, type HostDecl } from "./host.ts";
 
 export const host: HostDecl = {
   id: "claude-code",
@@ -37,7 +37,22 @@ export const host: HostDecl = {
     config: ".mcp.json / ~/.claude.json mcpServers",
   },
   statusLine: true,
-  hooks: [],
+  hooks: {
+    dialect: "claude",
+    files: {
+      user: "~/.claude/settings.json",
+      project: ".claude/settings.json",
+      local: ".claude/settings.local.json",
+    },
+    timeoutUnit: "s",
+    events: [...claudeHookEvents("Agent|Task", "Bash"), { event: "StopFailure" }],
+    subAgentTools: ["Agent", "Task"],
+    shellTools: ["Bash"],
+    deny: "hook-specific",
+    // Also the top-level form: Copilot CLI runs a Claude Code plugin's hooks but reads only that one.
+    context: "both",
+    version: "2.1.328",
+  },
   vendor: "claude",
   packaging: "plugin",
   permissions: { env: ["CLAUDECODE", "CLAUDE_CODE_*"], run: ["claude"] },

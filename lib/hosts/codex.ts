@@ -34,8 +34,28 @@ export const host: HostDecl = {
     config: "~/.codex/config.toml [mcp_servers.<server>]",
   },
   statusLine: false,
-  hooks: [],
+  hooks: {
+    dialect: "claude",
+    files: { user: "~/.codex/hooks.json", project: ".codex/hooks.json" },
+    timeoutUnit: "s",
+    events: [
+      { event: "SessionStart" },
+      { event: "PreToolUse", matcher: "spawn_agent|Bash" },
+      { event: "PostToolUse", matcher: "spawn_agent" },
+      { event: "SubagentStart" },
+      { event: "SubagentStop" },
+    ],
+    subAgentTools: ["spawn_agent"],
+    // exec_command is reported to hooks as "Bash".
+    shellTools: ["Bash"],
+    deny: "hook-specific",
+    context: "hook-specific",
+    note:
+      "Codex runs no hook until it is trusted: review it once in the Codex TUI (/hooks), or run " +
+      "`codex exec --dangerously-bypass-hook-trust`; project hooks also need the project trusted.",
+    version: "0.169.0",
+  },
   vendor: "codex",
-  packaging: null,
+  packaging: "plugin",
   permissions: { env: ["CODEX_*"], run: ["codex"] },
 };

@@ -36,8 +36,26 @@ export const host: HostDecl = {
     config: ".mcp.json (trusted folders) / ~/.copilot/mcp-config.json mcpServers",
   },
   statusLine: false,
-  hooks: [],
+  hooks: {
+    dialect: "copilot",
+    files: { user: "~/.copilot/hooks/peaks.json", project: ".github/hooks/peaks.json" },
+    timeoutUnit: "s",
+    events: [
+      { event: "sessionStart" },
+      { event: "preToolUse" },
+      { event: "postToolUse" },
+      { event: "postToolUseFailure" },
+      { event: "subagentStart" },
+      { event: "subagentStop" },
+    ],
+    subAgentTools: ["task"],
+    shellTools: ["bash"],
+    // Fail-closed: any non-zero exit or garbage from a preToolUse hook refuses the tool.
+    deny: "top-level",
+    context: "top-level",
+    version: "1.0.102",
+  },
   vendor: "copilot",
-  packaging: null,
+  packaging: "plugin",
   permissions: { env: ["COPILOT_CLI"], run: ["copilot"] },
 };

@@ -20,7 +20,7 @@ export const host: HostDecl = {
     config: ".cursor/mcp.json / ~/.cursor/mcp.json mcpServers",
   },
   statusLine: false,
-  hooks: [],
+  hooks: null,
   vendor: null,
   packaging: null,
   permissions: { env: ["CURSOR_*"], run: [] },

@@ -34,8 +34,26 @@ export const host: HostDecl = {
     config: ".gemini/settings.json (trusted folders only) / ~/.gemini/settings.json mcpServers",
   },
   statusLine: false,
-  hooks: [],
+  hooks: {
+    dialect: "claude",
+    files: { user: "~/.gemini/settings.json", project: ".gemini/settings.json" },
+    timeoutUnit: "ms",
+    // No sub-agent events, and a sub-agent's own tool calls carry no agent id.
+    events: [
+      { event: "SessionStart" },
+      { event: "BeforeTool", matcher: "invoke_agent" },
+      { event: "AfterTool", matcher: "invoke_agent" },
+    ],
+    subAgentTools: ["invoke_agent"],
+    shellTools: [],
+    deny: "decision",
+    context: "hook-specific",
+    note:
+      "Gemini CLI loads project hooks only in a trusted folder (~/.gemini/trustedFolders.json); " +
+      "user hooks need no trust.",
+    version: "0.61.0",
+  },
   vendor: "gemini",
-  packaging: null,
+  packaging: "extension",
   permissions: { env: ["GEMINI_CLI"], run: ["gemini"] },
 };

@@ -61,6 +61,52 @@ export interface McpFacts {
   config: string;
 }
 
+export type HookScope = "user" | "project" | "local";
+
+/** One event peaks registers: the host's name for it and the tool matcher, when it has one. */
+export interface HookEventSpec {
+  event: string;
+  matcher?: string;
+}
+
+/** The host's lifecycle hooks as peaks installs them (`peaks hooks`, the host's package). */
+export interface HookFacts {
+  /**
+   * `claude`: settings `hooks` map of matcher groups; `copilot`: a `{version, hooks}` file of its
+   * own; `plugin`: no command hooks, a plugin module of peaks' own runs `peaks hooks run` for the
+   * host's hooks (`events` then names them).
+   */
+  dialect: "claude" | "copilot" | "plugin";
+  /** Settings file per scope: `~` is the home folder, otherwise relative to the project root. */
+  files: Partial<Record<HookScope, string>>;
+  /** The hook `timeout` unit. */
+  timeoutUnit: "s" | "ms";
+  events: HookEventSpec[];
+  /** Tools that start a sub-agent (their input carries the prompt): the sub-agent tool and its aliases. */
+  subAgentTools: string[];
+  shellTools: string[];
+  /** How a tool call is refused. */
+  deny: "hook-specific" | "top-level" | "decision";
+  /** How text is added to the orchestrator's context at session start. */
+  context: "hook-specific" | "top-level" | "both";
+  /** A step the user still takes before the hooks run. */
+  note?: string;
+  /** The host version the hooks were observed with. */
+  version: string;
+}
+
+/** The events a host with Claude Code's hook names fires for peaks, given its tool names. */
+export function claudeHookEvents(agent: string, shell: string): HookEventSpec[] {
+  return [
+    { event: "SessionStart" },
+    { event: "PreToolUse", matcher: `${agent}|${shell}` },
+    { event: "PostToolUse", matcher: agent },
+    { event: "PostToolUseFailure", matcher: agent },
+    { event: "SubagentStart" },
+    { event: "SubagentStop" },
+  ];
+}
+
 export interface HostDecl {
   id: string;
   /** The host's name in prose. */
@@ -78,8 +124,8 @@ export interface HostDecl {
   mcp: McpFacts | null;
   /** The host shows a status line peaks can feed. */
   statusLine: boolean;
-  /** Lifecycle hooks peaks installs in this host (none yet). */
-  hooks: string[];
+  /** Lifecycle hooks peaks installs in this host, or null when it has no command hooks. */
+  hooks: HookFacts | null;
   /** The vendor CLI that runs a detached sub-agent, when this host ships one. */
   vendor: string | null;
   /** How peaks ships into this host beyond skills (plugin, extension), or null. */

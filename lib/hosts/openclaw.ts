@@ -21,7 +21,7 @@ export const host: HostDecl = {
   skills: null,
   mcp: null,
   statusLine: false,
-  hooks: [],
+  hooks: null,
   vendor: null,
   packaging: null,
   permissions: { env: [], run: [] },

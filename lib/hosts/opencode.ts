@@ -34,8 +34,28 @@ export const host: HostDecl = {
     config: "opencode.json / ~/.config/opencode/opencode.json mcp",
   },
   statusLine: false,
-  hooks: [],
+  hooks: {
+    // In-process plugin hooks (a JS/TS module run by Bun), no settings file: peaks' plugin
+    // (extensions/opencode) runs `peaks hooks run --host opencode --event <its hook>`.
+    dialect: "plugin",
+    files: {},
+    timeoutUnit: "s",
+    events: [
+      { event: "tool.execute.before", matcher: "task|bash" },
+      { event: "tool.execute.after", matcher: "task" },
+      { event: "session.created" },
+      { event: "experimental.chat.system.transform" },
+    ],
+    subAgentTools: ["task"],
+    shellTools: ["bash"],
+    // The plugin turns these answers into a thrown error (a refusal) and a system-prompt block.
+    deny: "hook-specific",
+    context: "hook-specific",
+    note:
+      "Install the plugin: opencode plugin <PEAKS_HOME>/extensions/opencode (-g for every project).",
+    version: "1.18.33",
+  },
   vendor: "opencode",
-  packaging: null,
+  packaging: "plugin",
   permissions: { env: ["OPENCODE"], run: ["opencode"] },
 };

@@ -1,5 +1,5 @@
 /** Qwen Code: the agent tool, in the foreground, observed with @qwen-code/qwen-code 0.24.4. */
-import type { HostDecl } from "./host.ts";
+import { claudeHookEvents, type HostDecl } from "./host.ts";
 
 export const host: HostDecl = {
   id: "qwen",
@@ -37,8 +37,18 @@ export const host: HostDecl = {
     config: ".qwen/settings.json / ~/.qwen/settings.json mcpServers",
   },
   statusLine: false,
-  hooks: [],
+  hooks: {
+    dialect: "claude",
+    files: { user: "~/.qwen/settings.json", project: ".qwen/settings.json" },
+    timeoutUnit: "s",
+    events: claudeHookEvents("agent", "run_shell_command"),
+    subAgentTools: ["agent"],
+    shellTools: ["run_shell_command"],
+    deny: "hook-specific",
+    context: "hook-specific",
+    version: "0.24.4",
+  },
   vendor: null,
-  packaging: null,
+  packaging: "extension",
   permissions: { env: ["QWEN_CODE"], run: [] },
 };

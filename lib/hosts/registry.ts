@@ -34,7 +34,7 @@ const unknown: HostDecl = {
   skills: null,
   mcp: null,
   statusLine: false,
-  hooks: [],
+  hooks: null,
   vendor: null,
   packaging: null,
   permissions: { env: [], run: [] },

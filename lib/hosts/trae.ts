@@ -20,7 +20,7 @@ export const host: HostDecl = {
     config: "Trae's MCP settings",
   },
   statusLine: false,
-  hooks: [],
+  hooks: null,
   vendor: null,
   packaging: null,
   permissions: { env: ["TRAE_*"], run: [] },

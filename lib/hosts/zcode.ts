@@ -11,7 +11,7 @@ export const host: HostDecl = {
   skills: null,
   mcp: null,
   statusLine: false,
-  hooks: [],
+  hooks: null,
   vendor: null,
   packaging: null,
   permissions: { env: [], run: [] },

@@ -1,14 +1,15 @@
 /**
  * Qwen Code and Copilot CLI with peaks' lifecycle hooks (`peaks hooks install --host qwen-code`,
- * `--host copilot`): the scripted orchestrator dispatches through peaks and starts the sub-agent
- * with the host's own tool (Qwen's `agent`, Copilot's `task`) and the envelope's arguments; the
+ * `--host copilot`), and OpenCode with peaks' plugin (`opencode plugin extensions/opencode`): the
+ * scripted orchestrator dispatches through peaks and starts the sub-agent with the host's own tool
+ * (Qwen's `agent`, Copilot's and OpenCode's `task`) and the envelope's arguments; the
  * sub-agent's `git commit` is refused by the PreToolUse hook and it ends without a heartbeat or a
  * return JSON; the record is closed by the hook as failed with ended-without-report.
  */
 import { assertEquals, assertStringIncludes } from "@std/assert";
-import { join } from "../../lib/infra/std.ts";
+import { fromFileUrl, join } from "../../lib/infra/std.ts";
 import { envelopeIn } from "./support/claude_flow.ts";
-import { COPILOT, type HostAdapter, QWEN } from "./support/hosts.ts";
+import { COPILOT, type HostAdapter, OPENCODE, QWEN } from "./support/hosts.ts";
 import { HOST_TIMEOUT_MS, readJson, world } from "./support/scenario.ts";
 import { sideAnswer, text, tools, type Turn, type View } from "./support/standin.ts";
 import { recordPathOf } from "../support/subagent.ts";
@@ -21,7 +22,13 @@ interface Case {
   tool: string;
   argv: string[];
   env?: Record<string, string>;
+  /** The host CLI's own install of peaks' package, instead of `peaks hooks install`. */
+  plugin?: string[];
+  /** The prompt is the last argument, not stdin. */
+  promptArg?: boolean;
 }
+
+const OPENCODE_PLUGIN = fromFileUrl(new URL("../../extensions/opencode", import.meta.url));
 
 const CASES: Case[] = [
   {
@@ -35,6 +42,14 @@ const CASES: Case[] = [
     host: "copilot",
     tool: "task",
     argv: ["--output-format", "json", "--allow-all-tools"],
+  },
+  {
+    adapter: OPENCODE,
+    host: "opencode",
+    tool: "task",
+    argv: ["run", "--format", "json"],
+    plugin: ["plugin", OPENCODE_PLUGIN],
+    promptArg: true,
   },
 ];
 
@@ -71,14 +86,20 @@ for (const c of CASES) {
         if (view.tools.length === 0) return sideAnswer(view);
         return view.userText.includes(ASK) ? orchestrator(view) : subAgent(view);
       });
-      const install = await w.sandbox.peaks(
-        ["hooks", "install", "--host", c.host, "--scope", "user", "--json"],
-      );
+      const install = c.plugin
+        ? await w.sandbox.run(c.adapter.id, {
+          args: c.plugin,
+          env: w.hostEnv,
+          timeoutMs: HOST_TIMEOUT_MS,
+        })
+        : await w.sandbox.peaks(
+          ["hooks", "install", "--host", c.host, "--scope", "user", "--json"],
+        );
       assertEquals(install.code, 0, install.stdout + install.stderr);
 
       const run = await w.sandbox.run(c.adapter.id, {
-        args: c.argv,
-        stdin: ASK,
+        args: c.promptArg ? [...c.argv, ASK] : c.argv,
+        stdin: c.promptArg ? undefined : ASK,
         env: w.hostEnv,
         timeoutMs: HOST_TIMEOUT_MS,
       });

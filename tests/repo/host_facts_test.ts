@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import { hostPermissions, HOSTS } from "../../lib/hosts/registry.ts";
+import { HOOK_HOST_DECLS, HOOK_HOST_FACTS, type HookHost } from "../../lib/hooks/hosts.ts";
 import { VENDORS } from "../../lib/hosts/vendors.ts";
 import { REPO } from "../support/cli.ts";
 
@@ -91,6 +92,19 @@ Deno.test("the detached vendors are exactly the hosts' vendors", () => {
   );
 });
 
-Deno.test("every host declares a hooks list (filled where peaks installs hooks)", () => {
-  for (const host of HOSTS) assert(Array.isArray(host.hooks), host.id);
+Deno.test("the hook hosts are exactly the hosts that declare hooks, each's sub-agent tools its own", () => {
+  assertEquals(
+    Object.values(HOOK_HOST_DECLS).map((h) => h.id).sort(),
+    HOSTS.filter((h) => h.hooks).map((h) => h.id).sort(),
+  );
+  for (const id of Object.keys(HOOK_HOST_DECLS) as HookHost[]) {
+    const host = HOOK_HOST_DECLS[id];
+    assertEquals(HOOK_HOST_FACTS[id], host.hooks, id);
+    assertEquals(
+      host.hooks!.subAgentTools,
+      [host.subAgent!.tool, ...host.subAgent!.aliases],
+      `${id}: the hooks' sub-agent tools are the host's sub-agent tool`,
+    );
+    if (host.subAgent!.verified) assertEquals(host.hooks!.version, host.subAgent!.version, id);
+  }
 });

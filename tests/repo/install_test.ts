@@ -540,8 +540,8 @@ Deno.test({
     const manifest = join(box.peaksHome, ".install-manifest");
     await Deno.writeTextFile(
       manifest,
-      "version=2.0.0\nfile=bin/peaks\ndir=skills\ndir=.claude-plugin\nfile=LICENSE\n" +
-        "file=README.md\nfile=THIRD_PARTY_LICENSES.md\n",
+      "version=2.0.0\nfile=bin/peaks\ndir=skills\ndir=.claude-plugin\ndir=hooks\n" +
+        "dir=extensions\nfile=LICENSE\nfile=README.md\nfile=THIRD_PARTY_LICENSES.md\n",
     );
     const v2 = await buildRelease(join(dir.path, "v2"), { version: "2.0.1", target });
     const upgrade = await runInstaller(args(v2), box.env);

@@ -118,7 +118,20 @@ Deno.test("the same inputs and timestamp give byte-identical archives", async ()
   assertEquals(await zip(ENTRIES, FIXED_TIME), await zip(ENTRIES, FIXED_TIME));
 });
 
-Deno.test("packageTarget ships the binary, the license files, the skills tree and the plugin manifests", async () => {
+/** Every file under the repository's extensions/, archive-relative, sorted. */
+async function extensionFiles(dir = join(REPO, "extensions"), prefix = "extensions/") {
+  const out: string[] = [];
+  const children = await Array.fromAsync(Deno.readDir(dir));
+  for (const child of children.toSorted((a, b) => a.name < b.name ? -1 : 1)) {
+    if (child.isDirectory) {
+      out.push(`${prefix}${child.name}/`);
+      out.push(...await extensionFiles(join(dir, child.name), `${prefix}${child.name}/`));
+    } else out.push(`${prefix}${child.name}`);
+  }
+  return out;
+}
+
+Deno.test("packageTarget ships the binary, the license files, the skills tree, the plugin manifests and hooks, and every host package", async () => {
   await using dir = await tempDir();
   const root = await fixtureRoot(dir.path, {
     "peaks-code/SKILL.md": "skill\n",
@@ -148,11 +161,29 @@ Deno.test("packageTarget ships the binary, the license files, the skills tree an
     ".claude-plugin/plugin.json",
     ".claude-plugin/marketplace.json",
     ".claude-plugin/icon.png",
+    "hooks/",
+    "hooks/hooks.json",
+    "extensions/",
+    ...await extensionFiles(),
   ]);
-  assertEquals(
-    files[".claude-plugin/plugin.json"].data,
-    await Deno.readFile(join(REPO, ".claude-plugin", "plugin.json")),
-  );
+  for (const file of [".claude-plugin/plugin.json", "hooks/hooks.json"]) {
+    assertEquals(files[file].data, await Deno.readFile(join(REPO, file)), file);
+  }
+  for (const path of await extensionFiles()) {
+    if (path.endsWith("/")) continue;
+    assertEquals(files[path].data, await Deno.readFile(join(REPO, path)), path);
+    assertEquals(files[path].mode, 0o644, path);
+  }
+  for (
+    const manifest of [
+      "extensions/gemini/gemini-extension.json",
+      "extensions/qwen/qwen-extension.json",
+      "extensions/codex/.codex-plugin/plugin.json",
+      "extensions/codex/.agents/plugins/marketplace.json",
+      "extensions/copilot/plugin.json",
+      "extensions/copilot/.github/plugin/marketplace.json",
+    ]
+  ) assert(files[manifest], `${manifest} is not in the archive`);
   assertEquals(files["peaks.exe"].mode, 0o755);
   assertEquals(new TextDecoder().decode(files["peaks.exe"].data), standInScript("2.0.0"));
   assertStringIncludes(
@@ -176,8 +207,22 @@ Deno.test("packaging names what is missing instead of writing a partial archive"
     ReleaseError,
     "The executable is missing",
   );
+  await Deno.writeTextFile(join(root, "README.md"), "# peaks\n");
+  await Deno.rename(join(root, "extensions"), join(root, "extensions-away"));
+  const noPackages = await assertRejects(
+    () => packageTarget({ ...options, outDir: out }),
+    ReleaseError,
+  );
+  assertStringIncludes(noPackages.message, "extensions/ is missing");
+  await Deno.rename(join(root, "extensions-away"), join(root, "extensions"));
+  await Deno.remove(join(root, "hooks", "hooks.json"));
+  const noHooks = await assertRejects(
+    () => packageTarget({ ...options, outDir: out }),
+    ReleaseError,
+  );
+  assertStringIncludes(noHooks.message, "hooks/hooks.json is missing");
+  await Deno.copyFile(join(REPO, "hooks", "hooks.json"), join(root, "hooks", "hooks.json"));
   if (posix) {
-    await Deno.writeTextFile(join(root, "README.md"), "# peaks\n");
     await Deno.symlink("/etc/hostname", join(root, "skills", "linked.md"));
     await assertRejects(
       () => packageTarget({ ...options, outDir: out }),

@@ -4,7 +4,14 @@
  * environment.
  */
 import { join } from "../../lib/infra/std.ts";
-import { packageTarget, PLUGIN_FILES, sha256Hex, writeChecksums } from "../../release/package.ts";
+import {
+  HOOK_FILES,
+  PACKAGE_TREES,
+  packageTarget,
+  PLUGIN_FILES,
+  sha256Hex,
+  writeChecksums,
+} from "../../release/package.ts";
 import { hostTarget, type Target } from "../../release/targets.ts";
 import { REPO } from "./cli.ts";
 import { writeText } from "./temp.ts";
@@ -21,17 +28,20 @@ export function standInScript(version: string): string {
 }
 
 /**
- * A source tree laid out like the repository: its license files, plugin manifests and skills/,
- * plus the given extra skill files. README.md is the repository's when it has one.
+ * A source tree laid out like the repository: its license files, plugin manifests and hooks, the
+ * host packages (extensions/) and skills/, plus the given extra skill files. README.md is the
+ * repository's when it has one.
  */
 export async function fixtureRoot(dir: string, skills: Record<string, string>): Promise<string> {
   const root = join(dir, "root");
   // The fixture's own skills only, so what the tests expect does not follow the real bundle.
   await Deno.mkdir(join(root, "skills"), { recursive: true });
   await Deno.mkdir(join(root, ".claude-plugin"));
-  for (const file of ["LICENSE", "THIRD_PARTY_LICENSES.md", ...PLUGIN_FILES]) {
+  await Deno.mkdir(join(root, "hooks"));
+  for (const file of ["LICENSE", "THIRD_PARTY_LICENSES.md", ...PLUGIN_FILES, ...HOOK_FILES]) {
     await Deno.copyFile(join(REPO, file), join(root, file));
   }
+  for (const tree of PACKAGE_TREES) await copyTree(join(REPO, tree), join(root, tree));
   const readme = await Deno.readTextFile(join(REPO, "README.md")).catch(() => "# peaks\n");
   await Deno.writeTextFile(join(root, "README.md"), readme);
   for (const [path, text] of Object.entries(skills)) {
@@ -73,6 +83,14 @@ export async function buildRelease(dir: string, options: {
   const sums = await writeChecksums(dir, options.version);
   await Deno.remove(work, { recursive: true });
   return { dir, archive: archive.path, sums, name: archive.name };
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isDirectory) await copyTree(join(from, entry.name), join(to, entry.name));
+    else await Deno.copyFile(join(from, entry.name), join(to, entry.name));
+  }
 }
 
 async function ensureDir(dir: string): Promise<string> {

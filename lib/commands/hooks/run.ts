@@ -49,7 +49,7 @@ export default defineCommand({
     "logged to .peaks/_runtime/hooks.log.",
   flags: {
     host: flag.string(
-      "The host that runs the hook (claude-code, qwen-code, gemini, codex, copilot).",
+      "The host that runs the hook (claude-code, qwen-code, gemini, codex, copilot; opencode from peaks' OpenCode plugin).",
       {
         placeholder: "<host>",
         max: 64,

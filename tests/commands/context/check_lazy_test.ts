@@ -147,6 +147,20 @@ Deno.test("the hot commands reach no zod through static imports", async () => {
   }
 });
 
+Deno.test("peaks hooks run loads the records, the workflow and the host registry only for the events that need them", async () => {
+  const graph = await moduleGraph();
+  const reached = [...staticClosure(graph, fileUrl("lib/commands/hooks/run.ts"))]
+    .filter((s) => s.startsWith("file:"))
+    .map((s) => s.slice(fileUrl("").length));
+  const heavy = reached.filter((path) =>
+    /^lib\/(workflow|request|session|dispatch|statusline)\//.test(path) ||
+    ["lib/hosts/registry.ts", "lib/hooks/records.ts", "lib/hooks/resume.ts"].includes(path)
+  );
+  assertEquals(heavy, []);
+  // A shell call's hook (every Bash call in Claude Code) reads a few dozen files, not the CLI.
+  assert(reached.length <= 40, `${reached.length} modules: ${reached.join(", ")}`);
+});
+
 async function runWith(denoFlags: string[], args: string[], cwd: string, env = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: scriptArgs(ENTRY, args, denoFlags),

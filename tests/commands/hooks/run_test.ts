@@ -64,9 +64,10 @@ const DENIALS: Record<string, (answer: Record<string, unknown>) => unknown> = {
   "qwen-code": (a) => (a.hookSpecificOutput as Record<string, unknown>).permissionDecision,
   codex: (a) => (a.hookSpecificOutput as Record<string, unknown>).permissionDecision,
   copilot: (a) => a.permissionDecision,
+  opencode: (a) => (a.hookSpecificOutput as Record<string, unknown>).permissionDecision,
 };
 
-for (const host of ["claude-code", "qwen-code", "codex", "copilot"]) {
+for (const host of ["claude-code", "qwen-code", "codex", "copilot", "opencode"]) {
   Deno.test(`${host}: the hooks open the record, refuse the sub-agent's commit, close it once`, async () => {
     await using dir = await tempDir();
     const { path, prompt } = await dispatched(dir.path);
