@@ -23,6 +23,9 @@ export const host: HostDecl = {
     verified: true,
     version: "1.0.102",
     source: "@github/copilot",
+    // Free strings in the schema (context_tier, the third override, is not passed).
+    model: { key: "model" },
+    effort: { key: "reasoning_effort" },
   },
   skills: {
     project: [".agents/skills", ".claude/skills", ".github/skills"],

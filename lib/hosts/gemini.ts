@@ -17,6 +17,7 @@ export const host: HostDecl = {
     verified: true,
     version: "0.61.0",
     source: "@google/gemini-cli",
+    // invoke_agent takes agent_name and prompt only: no model, no effort.
     // A sub-agent that ends with plain text loses it: complete_task is the only way to finish.
     finish:
       'Instead of a plain final message, call the complete_task tool with {"result":{"response":"<that JSON, as a string>"}}; ' +

@@ -15,6 +15,14 @@ export interface SubAgentCall {
   prompt: string;
 }
 
+/** An optional argument of a sub-agent tool that a per-role preference fills (model, effort). */
+export interface TuningArg {
+  /** The argument's name in the tool's schema. */
+  key: string;
+  /** The values the tool's schema allows, when it lists them; absent = any string. */
+  values?: readonly string[];
+}
+
 export interface SubAgentTool {
   /** The tool's name as the host's model sees it. */
   tool: string;
@@ -36,6 +44,10 @@ export interface SubAgentTool {
   followUp?: string;
   /** How the sub-agent must end its turn when a plain final message is not enough. */
   finish?: string;
+  /** The argument that picks the sub-agent's model (`models.<role>`); absent = the tool takes none. */
+  model?: TuningArg;
+  /** The argument that sets its reasoning effort (`effort.<role>`); absent = the tool takes none. */
+  effort?: TuningArg;
   /** Arguments that make the host run the sub-agent in a git worktree of its own. */
   isolation?: Record<string, unknown>;
   /** peaks' own worktrees for this host's sub-agents go under the host's folder (Claude Code). */

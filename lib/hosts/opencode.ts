@@ -21,6 +21,7 @@ export const host: HostDecl = {
     verified: true,
     version: "1.18.33",
     source: "opencode-ai",
+    // task takes no model or effort (the agent's own config picks them).
   },
   skills: {
     project: [".agents/skills", ".claude/skills", ".opencode/skills"],

@@ -24,6 +24,7 @@ export const host: HostDecl = {
     verified: true,
     version: "0.24.4",
     source: "@qwen-code/qwen-code",
+    // agent takes no model or effort, and refuses arguments it does not list.
   },
   skills: {
     project: [".agents/skills", ".qwen/skills"],

@@ -25,6 +25,7 @@ import { assertDetachedFlags, detachedFlags } from "../../detached/flags.ts";
 import type { Ctx } from "../../infra/command/ctx.ts";
 import type { RecordInputs } from "../../detached/input.ts";
 import { visibleHint } from "../../dispatch/tool_call.ts";
+import { readTuning } from "../../dispatch/role_tuning.ts";
 import { withoutEmpty } from "../../infra/command/lean.ts";
 import { BATCH_SOFT_LIMIT } from "../../batch/batch.ts";
 
@@ -319,6 +320,7 @@ async function dispatchInline(
   budgetStep: PromptBudgetStep,
 ): Promise<CommandResult<unknown>> {
   const { project, runtime, flags, warnings } = inputs;
+  const tuning = (await readTuning(project, warnings))(runtime.role);
   const written = await writeDispatch({
     project,
     runtime,
@@ -330,6 +332,7 @@ async function dispatchInline(
     graphNodeId: inputs.graphNodeId,
     workflowId: inputs.workflowId,
     now: inputs.now,
+    tuning,
   }, budgetStep);
   warnings.push(...written.budget.warnings);
   const overLimit = batchOverLimit(written.record.dispatchedInBatch);
