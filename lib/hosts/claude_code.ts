@@ -1,5 +1,5 @@
 /** Claude Code: the Agent tool (Task in 1.x), observed with @anthropic-ai/claude-code 2.1.328. */
-import type { HostDecl } from "./host.ts";
+import { type HostDecl, mcpJson } from "./host.ts";
 
 export const host: HostDecl = {
   id: "claude-code",
@@ -36,8 +36,14 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "mcp__<server>__<tool>",
+    prefix: "mcp__<server>__",
     add: "claude mcp add <server> -- <command>",
     config: ".mcp.json / ~/.claude.json mcpServers",
+    files: [
+      mcpJson("project", ".mcp.json", "mcpServers"),
+      mcpJson("user", ".claude.json", "projects.<root>.mcpServers"),
+      mcpJson("user", ".claude.json", "mcpServers"),
+    ],
   },
   statusLine: true,
   hooks: [],

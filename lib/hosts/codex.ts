@@ -33,8 +33,13 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "mcp__<server> namespace, tool <tool>",
+    prefix: "mcp__<server>__",
     add: "codex mcp add <server> -- <command>",
     config: "~/.codex/config.toml [mcp_servers.<server>]",
+    files: [
+      { scope: "project", path: ".codex/config.toml", format: "toml", key: "mcp_servers" },
+      { scope: "user", path: ".codex/config.toml", format: "toml", key: "mcp_servers" },
+    ],
   },
   statusLine: false,
   hooks: [],

@@ -1,5 +1,5 @@
 /** Copilot CLI: the task tool, general-purpose agent, sync, observed with @github/copilot 1.0.102. */
-import type { HostDecl } from "./host.ts";
+import { type HostDecl, mcpJson } from "./host.ts";
 
 export const host: HostDecl = {
   id: "copilot",
@@ -35,8 +35,13 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "<server>-<tool>",
+    prefix: "<server>-",
     add: "copilot mcp add <server> -- <command>",
     config: ".mcp.json (trusted folders) / ~/.copilot/mcp-config.json mcpServers",
+    files: [
+      mcpJson("project", ".mcp.json", "mcpServers"),
+      mcpJson("user", ".copilot/mcp-config.json", "mcpServers"),
+    ],
   },
   statusLine: false,
   hooks: [],

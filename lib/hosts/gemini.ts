@@ -1,5 +1,5 @@
 /** Gemini CLI: invoke_agent with the generalist agent, observed with @google/gemini-cli 0.61.0. */
-import type { HostDecl } from "./host.ts";
+import { type HostDecl, mcpJson } from "./host.ts";
 
 export const host: HostDecl = {
   id: "gemini",
@@ -31,8 +31,13 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "mcp_<server>_<tool>",
+    prefix: "mcp_<server>_",
     add: "gemini mcp add -s user <server> <command>",
     config: ".gemini/settings.json (trusted folders only) / ~/.gemini/settings.json mcpServers",
+    files: [
+      mcpJson("project", ".gemini/settings.json", "mcpServers"),
+      mcpJson("user", ".gemini/settings.json", "mcpServers"),
+    ],
   },
   statusLine: false,
   hooks: [],

@@ -64,14 +64,39 @@ export interface SkillsFolders {
   source: string;
 }
 
+/** A file where a host keeps MCP servers, and the key that holds them. */
+export interface McpConfigFile {
+  /** `project` files are relative to the project root, `user` files to the home folder. */
+  scope: "project" | "user";
+  path: string;
+  format: "json" | "toml";
+  /**
+   * JSON: the dotted key of the object whose keys are server names
+   * (`mcpServers`); `projects.<root>.mcpServers` reads the entry for this project.
+   * TOML: the table prefix (`mcp_servers` for `[mcp_servers.<name>]`).
+   */
+  key: string;
+}
+
 export interface McpFacts {
-  /** How an MCP tool's name looks to the model, `<server>` standing for the server. */
+  /** How an MCP tool's name looks to the model, `<server>` standing for the server (for the brief). */
   toolName: string;
-  /** The host's own command that adds a server, or null (edit its settings). */
+  /** What each tool name of `<server>` starts with, or null when not known. */
+  prefix: string | null;
+  /** The host's own command that adds a stdio server, or null (edit its settings). */
   add: string | null;
   /** Where the servers are configured, as a reader would look for them. */
   config: string;
+  /** The files `peaks capabilities` reads the servers from; empty when peaks reads none. */
+  files: McpConfigFile[];
 }
+
+/** A JSON MCP config file. */
+export const mcpJson = (
+  scope: McpConfigFile["scope"],
+  path: string,
+  key: string,
+): McpConfigFile => ({ scope, path, format: "json", key });
 
 export interface HostDecl {
   id: string;

@@ -1,5 +1,5 @@
 /** OpenCode: the task tool with the general agent, observed with opencode-ai 1.18.33. */
-import type { HostDecl } from "./host.ts";
+import { type HostDecl, mcpJson } from "./host.ts";
 
 export const host: HostDecl = {
   id: "opencode",
@@ -31,8 +31,13 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "<server>_<tool>",
+    prefix: "<server>_",
     add: "opencode mcp add <server> -- <command>",
     config: "opencode.json / ~/.config/opencode/opencode.json mcp",
+    files: [
+      mcpJson("project", "opencode.json", "mcp"),
+      mcpJson("user", ".config/opencode/opencode.json", "mcp"),
+    ],
   },
   statusLine: false,
   hooks: [],

@@ -1,5 +1,5 @@
 /** Qwen Code: the agent tool, in the foreground, observed with @qwen-code/qwen-code 0.24.4. */
-import type { HostDecl } from "./host.ts";
+import { type HostDecl, mcpJson } from "./host.ts";
 
 export const host: HostDecl = {
   id: "qwen",
@@ -34,8 +34,13 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "mcp__<server>__<tool> (deferred: call it through tool_call)",
+    prefix: "mcp__<server>__",
     add: "qwen mcp add -s user <server> <command>",
     config: ".qwen/settings.json / ~/.qwen/settings.json mcpServers",
+    files: [
+      mcpJson("project", ".qwen/settings.json", "mcpServers"),
+      mcpJson("user", ".qwen/settings.json", "mcpServers"),
+    ],
   },
   statusLine: false,
   hooks: [],
