@@ -1,5 +1,5 @@
 /** Claude Code: the Agent tool (Task in 1.x), observed with @anthropic-ai/claude-code 2.1.328. */
-import { type HostDecl, mcpJson } from "./host.ts";
+import type { HostDecl } from "./host.ts";
 
 export const host: HostDecl = {
   id: "claude-code",
@@ -40,9 +40,9 @@ export const host: HostDecl = {
     add: "claude mcp add <server> -- <command>",
     config: ".mcp.json / ~/.claude.json mcpServers",
     files: [
-      mcpJson("project", ".mcp.json", "mcpServers"),
-      mcpJson("user", ".claude.json", "projects.<root>.mcpServers"),
-      mcpJson("user", ".claude.json", "mcpServers"),
+      { scope: "project", path: ".mcp.json", format: "json", key: "mcpServers" },
+      { scope: "user", path: ".claude.json", format: "json", key: "projects.<root>.mcpServers" },
+      { scope: "user", path: ".claude.json", format: "json", key: "mcpServers" },
     ],
   },
   statusLine: true,

@@ -1,5 +1,5 @@
 /** Copilot CLI: the task tool, general-purpose agent, sync, observed with @github/copilot 1.0.102. */
-import { type HostDecl, mcpJson } from "./host.ts";
+import type { HostDecl } from "./host.ts";
 
 export const host: HostDecl = {
   id: "copilot",
@@ -39,8 +39,8 @@ export const host: HostDecl = {
     add: "copilot mcp add <server> -- <command>",
     config: ".mcp.json (trusted folders) / ~/.copilot/mcp-config.json mcpServers",
     files: [
-      mcpJson("project", ".mcp.json", "mcpServers"),
-      mcpJson("user", ".copilot/mcp-config.json", "mcpServers"),
+      { scope: "project", path: ".mcp.json", format: "json", key: "mcpServers" },
+      { scope: "user", path: ".copilot/mcp-config.json", format: "json", key: "mcpServers" },
     ],
   },
   statusLine: false,

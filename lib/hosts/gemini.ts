@@ -1,5 +1,5 @@
 /** Gemini CLI: invoke_agent with the generalist agent, observed with @google/gemini-cli 0.61.0. */
-import { type HostDecl, mcpJson } from "./host.ts";
+import type { HostDecl } from "./host.ts";
 
 export const host: HostDecl = {
   id: "gemini",
@@ -35,8 +35,8 @@ export const host: HostDecl = {
     add: "gemini mcp add -s user <server> <command>",
     config: ".gemini/settings.json (trusted folders only) / ~/.gemini/settings.json mcpServers",
     files: [
-      mcpJson("project", ".gemini/settings.json", "mcpServers"),
-      mcpJson("user", ".gemini/settings.json", "mcpServers"),
+      { scope: "project", path: ".gemini/settings.json", format: "json", key: "mcpServers" },
+      { scope: "user", path: ".gemini/settings.json", format: "json", key: "mcpServers" },
     ],
   },
   statusLine: false,

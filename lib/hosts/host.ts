@@ -91,13 +91,6 @@ export interface McpFacts {
   files: McpConfigFile[];
 }
 
-/** A JSON MCP config file. */
-export const mcpJson = (
-  scope: McpConfigFile["scope"],
-  path: string,
-  key: string,
-): McpConfigFile => ({ scope, path, format: "json", key });
-
 export interface HostDecl {
   id: string;
   /** The host's name in prose. */

@@ -1,5 +1,5 @@
 /** OpenCode: the task tool with the general agent, observed with opencode-ai 1.18.33. */
-import { type HostDecl, mcpJson } from "./host.ts";
+import type { HostDecl } from "./host.ts";
 
 export const host: HostDecl = {
   id: "opencode",
@@ -35,8 +35,8 @@ export const host: HostDecl = {
     add: "opencode mcp add <server> -- <command>",
     config: "opencode.json / ~/.config/opencode/opencode.json mcp",
     files: [
-      mcpJson("project", "opencode.json", "mcp"),
-      mcpJson("user", ".config/opencode/opencode.json", "mcp"),
+      { scope: "project", path: "opencode.json", format: "json", key: "mcp" },
+      { scope: "user", path: ".config/opencode/opencode.json", format: "json", key: "mcp" },
     ],
   },
   statusLine: false,

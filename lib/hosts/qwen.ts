@@ -1,5 +1,5 @@
 /** Qwen Code: the agent tool, in the foreground, observed with @qwen-code/qwen-code 0.24.4. */
-import { type HostDecl, mcpJson } from "./host.ts";
+import type { HostDecl } from "./host.ts";
 
 export const host: HostDecl = {
   id: "qwen",
@@ -38,8 +38,8 @@ export const host: HostDecl = {
     add: "qwen mcp add -s user <server> <command>",
     config: ".qwen/settings.json / ~/.qwen/settings.json mcpServers",
     files: [
-      mcpJson("project", ".qwen/settings.json", "mcpServers"),
-      mcpJson("user", ".qwen/settings.json", "mcpServers"),
+      { scope: "project", path: ".qwen/settings.json", format: "json", key: "mcpServers" },
+      { scope: "user", path: ".qwen/settings.json", format: "json", key: "mcpServers" },
     ],
   },
   statusLine: false,
