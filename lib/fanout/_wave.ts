@@ -12,7 +12,6 @@ import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import { assertRole, recordFileOf } from "../record/names.ts";
 import { usageError } from "../infra/errors.ts";
-import { declareArtifacts } from "../record/artifacts.ts";
 import { promptBudgetStep } from "../dispatch/budget_step.ts";
 import { readTuning, type TuningFor } from "../dispatch/role_tuning.ts";
 import { PROMPT_SAFETY_CAP } from "../dispatch/prompt_input.ts";
@@ -24,6 +23,7 @@ import {
   type WrittenDispatch,
 } from "../dispatch/new_record.ts";
 import {
+  declareArtifactsLazily,
   generatedRequestId,
   readSurroundings,
   runtimeArgs,
@@ -110,7 +110,7 @@ async function prepareNode(
   const [text, around, artifacts] = await Promise.all([
     nodePrompt(project, node),
     surroundings,
-    declareArtifacts(
+    declareArtifactsLazily(
       project,
       { sessionId, requestId, role, flag: "from-dag", at: isoTime(wave.now) },
       node.artifacts ?? [],
