@@ -15,6 +15,15 @@ function subAgent(h: HostDecl): string {
     : `${name}, not verified ([docs](${t.source}))`;
 }
 
+/** Which tool arguments `models.<role>` and `effort.<role>` fill, and the values they take. */
+function tuning(h: HostDecl): string {
+  const t = h.subAgent;
+  if (!t) return "—";
+  const arg = (a: { key: string; values?: readonly string[] } | undefined) =>
+    a ? `${code(a.key)}${a.values ? ` (${a.values.join(", ")})` : ""}` : "none";
+  return t.model || t.effort ? `model: ${arg(t.model)}; effort: ${arg(t.effort)}` : "none";
+}
+
 function skills(h: HostDecl): string {
   const s = h.skills;
   if (!s) return "unknown";
@@ -37,6 +46,7 @@ function row(h: HostDecl): string {
       `${h.name} (${code(h.id)})`,
       h.envVars.length ? h.envVars.map(code).join(", ") : "—",
       subAgent(h),
+      tuning(h),
       skills(h),
       h.mcp ? code(h.mcp.toolName) : "unknown",
       h.statusLine ? "yes" : "no",
@@ -50,8 +60,8 @@ function row(h: HostDecl): string {
 export function hostsTable(): string {
   return [
     START,
-    "| Host (`--ide`) | Detected by | Sub-agent tool | Skills (install folder, user folder) | MCP tool names | Status line | Hooks | Packaging | Detached vendor |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| Host (`--ide`) | Detected by | Sub-agent tool | Per-role model / effort argument | Skills (install folder, user folder) | MCP tool names | Status line | Hooks | Packaging | Detached vendor |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...HOSTS.map(row),
     END,
   ].join("\n");

@@ -7,13 +7,8 @@ import { parse, type ParseError } from "jsonc-parser";
 import { FileRefused, readBoundedText } from "../infra/fs/files.ts";
 import { isNotFound } from "../infra/errors.ts";
 import { join } from "../infra/std.ts";
-import {
-  addCommandFor,
-  type McpConfigFile,
-  type McpHost,
-  ROLE_SERVERS,
-  toolPrefix,
-} from "./mcp_hosts.ts";
+import type { McpConfigFile } from "../hosts/host.ts";
+import { addCommandFor, type McpHost, ROLE_SERVERS, toolPrefix } from "./servers.ts";
 
 const CONFIG_MAX_BYTES = 1024 * 1024;
 const MAX_SERVERS = 200;
@@ -54,7 +49,7 @@ export interface Where {
 export async function readCapabilities(host: McpHost, where: Where): Promise<Capabilities> {
   const servers: ConfiguredServer[] = [];
   const files: ConfigFileReport[] = [];
-  for (const file of host.files) {
+  for (const file of host.mcp.files) {
     const base = file.scope === "project" ? where.projectRoot : where.home;
     if (base === undefined) continue;
     const path = join(base, file.path);

@@ -15,18 +15,12 @@ import type { RuntimeArgs } from "./runtime_args.ts";
 import type { RoleSection } from "./role_section.ts";
 import type { VendorPermissions } from "../state/preferences.ts";
 import { ideById } from "../hosts/registry.ts";
+import { ROLE_SERVERS } from "../capabilities/servers.ts";
 
 export const COMMIT_POLICY_TITLE = "## Commit / push policy (mandatory)";
 
 /** Role families that may need browser, design or docs servers. */
 const MCP_FAMILIES = ["rd", "qa", "ui", "txt"];
-
-export const MCP_SERVERS: ReadonlyArray<[string, string]> = [
-  ["playwright", "npx @playwright/mcp@latest"],
-  ["chrome-devtools", "npx chrome-devtools-mcp@latest"],
-  ["figma", "npx -y figma-developer-mcp --stdio"],
-  ["context7", "npx -y @upstash/context7-mcp"],
-];
 
 /** `rd`, `rd-planning`, `qa-business-api` … belong to the rd / qa family. */
 export function needsMcpCheck(role: string, ide: string): boolean {
@@ -205,11 +199,11 @@ function mcpBlock(args: RuntimeArgs): string {
     `## MCP tool check (IDE: ${args.ide})`,
     `Before browser, design or docs work, look in your own tool list for ${named} tools`,
     `(servers: ${
-      MCP_SERVERS.map(([name]) => name).join(", ")
+      ROLE_SERVERS.map((server) => server.name).join(", ")
     }); \`peaks capabilities --json\` lists the configured ones. If the one you need is there, call it by name.`,
     'If it is missing, stop and return status "blocked" with blockedReason "mcp-missing:<server>" and the',
     `install step for ${args.ide} ${install}:`,
-    ...MCP_SERVERS.map(([name, command]) => `- ${name}: ${command}`),
+    ...ROLE_SERVERS.map((server) => `- ${server.name}: ${server.command}`),
     "Never edit settings files yourself.",
   ].join("\n");
 }

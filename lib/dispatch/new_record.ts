@@ -17,6 +17,7 @@ import { recordFileName, recordIdOf } from "../record/names.ts";
 import { composePrompt } from "./instructions.ts";
 import type { RuntimeArgs } from "./runtime_args.ts";
 import { buildToolCall, pointerPrompt, promptKey } from "./tool_call.ts";
+import { applyTuning, type RoleTuning } from "./role_tuning.ts";
 import { createFileExclusive, exists } from "../infra/fs/files.ts";
 import { isoTime } from "../infra/ids.ts";
 
@@ -80,6 +81,8 @@ export interface DispatchPlan {
   now: Date;
   detached?: DetachedPlan;
   isolation?: IsolationPlan;
+  /** The role's model and effort preferences, passed where the host's tool takes them. */
+  tuning?: RoleTuning;
 }
 
 export interface WrittenDispatch {
@@ -232,6 +235,8 @@ function materialize(
     plan.graphNodeId,
   );
   if (plan.isolation?.toolArgs) Object.assign(toolCall.args, plan.isolation.toolArgs);
+  const skipped = applyTuning(plan.ide.subAgent!, plan.ide.name, plan.tuning, toolCall.args);
+  if (skipped.length) budget = { ...budget, warnings: [...budget.warnings, ...skipped] };
   return { plan, budget, fileName, path, shown, composed, toolCall, aliases };
 }
 

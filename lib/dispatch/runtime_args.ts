@@ -138,3 +138,15 @@ export function runtimeArgs(
     ),
   };
 }
+
+/**
+ * `declareArtifacts` (artifacts.ts), its checks loaded only when `raws` names
+ * files: most dispatches declare none.
+ */
+export async function declareArtifactsLazily(
+  ...args: Parameters<typeof import("../record/artifacts.ts").declareArtifacts>
+): Promise<import("../record/artifacts.ts").DeclaredArtifacts> {
+  if (args[2].length === 0) return { declared: [], metas: [] };
+  const { declareArtifacts } = await import("../record/artifacts.ts");
+  return await declareArtifacts(...args);
+}

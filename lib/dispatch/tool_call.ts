@@ -82,3 +82,16 @@ export function pointerPrompt(recordFile: string, projectRoot?: string): string 
 export function visibleHint(tool: string, role: string, rid: string): string {
   return `⏳ Spawning sub-agent via ${tool} tool: ${role} for rid=${rid} (ETA ~${EXPECTED_COMPLETION_SECONDS}s)`;
 }
+
+/** The tool call as a person reads it: its name and arguments, a long text shown by its size. */
+export function toolCallText(call: { name: string; args: Record<string, unknown> }): string {
+  const args = Object.fromEntries(
+    Object.entries(call.args).map((
+      [key, value],
+    ) => [
+      key,
+      typeof value === "string" && value.length > 160 ? `<${value.length} chars>` : value,
+    ]),
+  );
+  return `  ${call.name} ${JSON.stringify(args, null, 2).replaceAll("\n", "\n  ")}`;
+}

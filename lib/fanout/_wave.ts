@@ -6,14 +6,14 @@
 import { readRoleSection, type RoleSection } from "../dispatch/role_section.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 import type { DagNode } from "../dag/dag.ts";
-import { PeaksError } from "../infra/errors.ts";
+import { PeaksError, type Warning } from "../infra/errors.ts";
 import { guardPath } from "../infra/fs/guard.ts";
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import { assertRole, recordFileOf } from "../record/names.ts";
 import { usageError } from "../infra/errors.ts";
-import { declareArtifacts } from "../record/artifacts.ts";
 import { promptBudgetStep } from "../dispatch/budget_step.ts";
+import { readTuning, type TuningFor } from "../dispatch/role_tuning.ts";
 import { PROMPT_SAFETY_CAP } from "../dispatch/prompt_input.ts";
 import {
   type IsolationPlan,
@@ -23,6 +23,7 @@ import {
   type WrittenDispatch,
 } from "../dispatch/new_record.ts";
 import {
+  declareArtifactsLazily,
   generatedRequestId,
   readSurroundings,
   runtimeArgs,
@@ -37,6 +38,8 @@ export interface PreparedWave {
   prepared: PreparedDispatch[];
   /** What each request's surroundings said, once per request. */
   surroundings: Surroundings[];
+  /** What reading the per-role preferences said. */
+  warnings: Warning[];
 }
 
 /** Every node of the wave composed and budgeted; a refused prompt refuses the whole wave. */
@@ -61,6 +64,8 @@ export async function prepareWave(
     }),
   );
   const step = detached ? detached.cap(gate) : gate;
+  const warnings: Warning[] = [];
+  const tuning = detached ? undefined : await readTuning(project, warnings);
   const prepared = await Promise.all(nodes.map(async (id) => {
     const node = call.analysis.byId.get(id)!;
     const requestId = node.requestId ?? call.rid ?? generatedRequestId(call.batchId);
@@ -74,6 +79,7 @@ export async function prepareWave(
         step,
         section: readRoleSection(ctx, node.role),
         isolation: isolation?.(node.id, requestId),
+        tuning,
       });
     } catch (error) {
       // A refused prompt refuses the whole wave; say which node it was.
@@ -81,7 +87,7 @@ export async function prepareWave(
       throw error;
     }
   }));
-  return { prepared, surroundings: await Promise.all(around.values()) };
+  return { prepared, surroundings: await Promise.all(around.values()), warnings };
 }
 
 async function prepareNode(
@@ -96,6 +102,7 @@ async function prepareNode(
     /** The role's skill section for its brief. */
     section: Promise<RoleSection | null>;
     isolation?: IsolationPlan;
+    tuning?: TuningFor;
   },
 ): Promise<PreparedDispatch> {
   const { project, sessionId } = call.session;
@@ -103,7 +110,7 @@ async function prepareNode(
   const [text, around, artifacts] = await Promise.all([
     nodePrompt(project, node),
     surroundings,
-    declareArtifacts(
+    declareArtifactsLazily(
       project,
       { sessionId, requestId, role, flag: "from-dag", at: isoTime(wave.now) },
       node.artifacts ?? [],
@@ -134,6 +141,7 @@ async function prepareNode(
     now: wave.now,
     detached: wave.detached?.plan(runtime),
     isolation: wave.isolation,
+    tuning: wave.tuning?.(role),
   }, wave.step);
 }
 

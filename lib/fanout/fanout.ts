@@ -82,6 +82,7 @@ export async function dispatchFromDag(input: DagInput, ctx: Ctx): Promise<Comman
   if (slices) warnings.push(...slices.warnings);
   const wave = await prepareWave(ctx, call, next.decision.nodes, detached, now, slices?.plan);
   for (const found of wave.surroundings) warnings.push(...found.warnings);
+  warnings.push(...wave.warnings);
   const unique = new Map(warnings.map((w) => [`${w.code}:${w.message}`, w]));
   const records = () => writeWave(call, wave.prepared, next.decision.nodes, now, next.seen);
   const write = () => slices ? slices.write(records) : records();

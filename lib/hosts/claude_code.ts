@@ -19,6 +19,9 @@ export const host: HostDecl = {
     verified: true,
     version: "2.1.328",
     source: "@anthropic-ai/claude-code",
+    // The schema's enums, as the real CLI sends them to the model.
+    model: { key: "model", values: ["sonnet", "opus", "haiku", "fable"] },
+    effort: { key: "effort", values: ["low", "medium", "high", "xhigh", "max"] },
     // A worktree per sub-agent made from HEAD (.claude/worktrees/agent-<id>), removed when
     // unchanged; Claude Code refuses its sub-agents' writes under .git/, so peaks' own worktrees
     // for them go under .claude/worktrees/ too.
@@ -33,8 +36,14 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "mcp__<server>__<tool>",
+    prefix: "mcp__<server>__",
     add: "claude mcp add <server> -- <command>",
     config: ".mcp.json / ~/.claude.json mcpServers",
+    files: [
+      { scope: "project", path: ".mcp.json", format: "json", key: "mcpServers" },
+      { scope: "user", path: ".claude.json", format: "json", key: "projects.<root>.mcpServers" },
+      { scope: "user", path: ".claude.json", format: "json", key: "mcpServers" },
+    ],
   },
   statusLine: true,
   hooks: {

@@ -18,6 +18,9 @@ export const host: HostDecl = {
     verified: true,
     version: "0.169.0",
     source: "@openai/codex",
+    // Free strings in the schema; a model override is picked from the host's model catalog.
+    model: { key: "model" },
+    effort: { key: "reasoning_effort" },
     followUp:
       "spawn_agent answers at once with the agent's id: call wait_agent with targets [<that id>] to get its final message. " +
       "wait_agent returns when the first of its targets finishes: call it again for the others.",
@@ -30,8 +33,13 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "mcp__<server> namespace, tool <tool>",
+    prefix: "mcp__<server>__",
     add: "codex mcp add <server> -- <command>",
     config: "~/.codex/config.toml [mcp_servers.<server>]",
+    files: [
+      { scope: "project", path: ".codex/config.toml", format: "toml", key: "mcp_servers" },
+      { scope: "user", path: ".codex/config.toml", format: "toml", key: "mcp_servers" },
+    ],
   },
   statusLine: false,
   hooks: {

@@ -23,6 +23,9 @@ export const host: HostDecl = {
     verified: true,
     version: "1.0.102",
     source: "@github/copilot",
+    // Free strings in the schema (context_tier, the third override, is not passed).
+    model: { key: "model" },
+    effort: { key: "reasoning_effort" },
   },
   skills: {
     project: [".agents/skills", ".claude/skills", ".github/skills"],
@@ -32,8 +35,13 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "<server>-<tool>",
+    prefix: "<server>-",
     add: "copilot mcp add <server> -- <command>",
     config: ".mcp.json (trusted folders) / ~/.copilot/mcp-config.json mcpServers",
+    files: [
+      { scope: "project", path: ".mcp.json", format: "json", key: "mcpServers" },
+      { scope: "user", path: ".copilot/mcp-config.json", format: "json", key: "mcpServers" },
+    ],
   },
   statusLine: false,
   hooks: {

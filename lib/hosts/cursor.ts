@@ -16,8 +16,10 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "<server> tools, as listed in Cursor's MCP settings",
+    prefix: null,
     add: null,
     config: ".cursor/mcp.json / ~/.cursor/mcp.json mcpServers",
+    files: [],
   },
   statusLine: false,
   hooks: null,

@@ -17,6 +17,7 @@ export const host: HostDecl = {
     verified: true,
     version: "0.61.0",
     source: "@google/gemini-cli",
+    // invoke_agent takes agent_name and prompt only: no model, no effort.
     // A sub-agent that ends with plain text loses it: complete_task is the only way to finish.
     finish:
       'Instead of a plain final message, call the complete_task tool with {"result":{"response":"<that JSON, as a string>"}}; ' +
@@ -30,8 +31,13 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "mcp_<server>_<tool>",
+    prefix: "mcp_<server>_",
     add: "gemini mcp add -s user <server> <command>",
     config: ".gemini/settings.json (trusted folders only) / ~/.gemini/settings.json mcpServers",
+    files: [
+      { scope: "project", path: ".gemini/settings.json", format: "json", key: "mcpServers" },
+      { scope: "user", path: ".gemini/settings.json", format: "json", key: "mcpServers" },
+    ],
   },
   statusLine: false,
   hooks: {

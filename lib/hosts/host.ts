@@ -15,6 +15,14 @@ export interface SubAgentCall {
   prompt: string;
 }
 
+/** An optional argument of a sub-agent tool that a per-role preference fills (model, effort). */
+export interface TuningArg {
+  /** The argument's name in the tool's schema. */
+  key: string;
+  /** The values the tool's schema allows, when it lists them; absent = any string. */
+  values?: readonly string[];
+}
+
 export interface SubAgentTool {
   /** The tool's name as the host's model sees it. */
   tool: string;
@@ -36,6 +44,10 @@ export interface SubAgentTool {
   followUp?: string;
   /** How the sub-agent must end its turn when a plain final message is not enough. */
   finish?: string;
+  /** The argument that picks the sub-agent's model (`models.<role>`); absent = the tool takes none. */
+  model?: TuningArg;
+  /** The argument that sets its reasoning effort (`effort.<role>`); absent = the tool takes none. */
+  effort?: TuningArg;
   /** Arguments that make the host run the sub-agent in a git worktree of its own. */
   isolation?: Record<string, unknown>;
   /** peaks' own worktrees for this host's sub-agents go under the host's folder (Claude Code). */
@@ -52,13 +64,31 @@ export interface SkillsFolders {
   source: string;
 }
 
+/** A file where a host keeps MCP servers, and the key that holds them. */
+export interface McpConfigFile {
+  /** `project` files are relative to the project root, `user` files to the home folder. */
+  scope: "project" | "user";
+  path: string;
+  format: "json" | "toml";
+  /**
+   * JSON: the dotted key of the object whose keys are server names
+   * (`mcpServers`); `projects.<root>.mcpServers` reads the entry for this project.
+   * TOML: the table prefix (`mcp_servers` for `[mcp_servers.<name>]`).
+   */
+  key: string;
+}
+
 export interface McpFacts {
-  /** How an MCP tool's name looks to the model, `<server>` standing for the server. */
+  /** How an MCP tool's name looks to the model, `<server>` standing for the server (for the brief). */
   toolName: string;
-  /** The host's own command that adds a server, or null (edit its settings). */
+  /** What each tool name of `<server>` starts with, or null when not known. */
+  prefix: string | null;
+  /** The host's own command that adds a stdio server, or null (edit its settings). */
   add: string | null;
   /** Where the servers are configured, as a reader would look for them. */
   config: string;
+  /** The files `peaks capabilities` reads the servers from; empty when peaks reads none. */
+  files: McpConfigFile[];
 }
 
 export type HookScope = "user" | "project" | "local";

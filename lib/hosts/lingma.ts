@@ -16,8 +16,10 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "<server> tools, as listed in Lingma's MCP settings",
+    prefix: null,
     add: null,
     config: "Lingma's MCP settings",
+    files: [],
   },
   statusLine: false,
   hooks: null,

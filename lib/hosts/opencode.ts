@@ -21,6 +21,7 @@ export const host: HostDecl = {
     verified: true,
     version: "1.18.33",
     source: "opencode-ai",
+    // task takes no model or effort (the agent's own config picks them).
   },
   skills: {
     project: [".agents/skills", ".claude/skills", ".opencode/skills"],
@@ -30,8 +31,13 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "<server>_<tool>",
+    prefix: "<server>_",
     add: "opencode mcp add <server> -- <command>",
     config: "opencode.json / ~/.config/opencode/opencode.json mcp",
+    files: [
+      { scope: "project", path: "opencode.json", format: "json", key: "mcp" },
+      { scope: "user", path: ".config/opencode/opencode.json", format: "json", key: "mcp" },
+    ],
   },
   statusLine: false,
   hooks: {

@@ -16,8 +16,10 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "<server> tools, as listed in Qoder's MCP settings",
+    prefix: null,
     add: null,
     config: "Qoder's MCP settings",
+    files: [],
   },
   statusLine: false,
   hooks: null,

@@ -24,6 +24,7 @@ export const host: HostDecl = {
     verified: true,
     version: "0.24.4",
     source: "@qwen-code/qwen-code",
+    // agent takes no model or effort, and refuses arguments it does not list.
   },
   skills: {
     project: [".agents/skills", ".qwen/skills"],
@@ -33,8 +34,13 @@ export const host: HostDecl = {
   },
   mcp: {
     toolName: "mcp__<server>__<tool> (deferred: call it through tool_call)",
+    prefix: "mcp__<server>__",
     add: "qwen mcp add -s user <server> <command>",
     config: ".qwen/settings.json / ~/.qwen/settings.json mcpServers",
+    files: [
+      { scope: "project", path: ".qwen/settings.json", format: "json", key: "mcpServers" },
+      { scope: "user", path: ".qwen/settings.json", format: "json", key: "mcpServers" },
+    ],
   },
   statusLine: false,
   hooks: {

@@ -5,6 +5,7 @@
 import type { z } from "../infra/zod.ts";
 import { schemas, type Zod } from "../infra/shape/lazy.ts";
 import { PRESENCE_MODES } from "./presence.ts";
+import { REQUEST_ROLES } from "./request.ts";
 
 /** The version of the preferences file this peaks writes. */
 export const PREFERENCES_SCHEMA_VERSION = "2.0.0";
@@ -53,6 +54,17 @@ export const VENDOR_PERMISSIONS = ["role", "read-only", "full"] as const;
 export type VendorPermissions = (typeof VENDOR_PERMISSIONS)[number];
 export const DEFAULT_VENDOR_PERMISSIONS: VendorPermissions = "role";
 
+/**
+ * The roles a sub-agent model or effort can be chosen for (`models.rd`,
+ * `effort.qa`): the request roles. A dispatched role named `<role>-<more>`
+ * (rd-planning, qa-test-cases) takes its base role's choice unless it is one itself.
+ */
+export const TUNED_ROLES = REQUEST_ROLES;
+/** Every effort a host's sub-agent tool takes; each host's file says which of them it takes. */
+export const SUB_AGENT_EFFORTS = ["minimal", "low", "medium", "high", "xhigh", "max"] as const;
+/** A model name as a host's tool takes it: an alias (opus) or an id, no spaces. */
+export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@\/\[\]-]*$/;
+
 /** The zod schemas, built on first use (see `schemas` in lib/infra/shape/lazy.ts). */
 export const preferencesSchemas = schemas((z: Zod) => {
   const HeadroomPreferencesSchema = z.object({
@@ -65,6 +77,11 @@ export const preferencesSchemas = schemas((z: Zod) => {
     vendorPermissions: z.enum(VENDOR_PERMISSIONS).optional(),
   }).strict();
 
+  const roles = <T extends z.ZodType>(value: T) =>
+    z.object(Object.fromEntries(TUNED_ROLES.map((role) => [role, value.optional()]))).strict();
+  const ModelsPreferencesSchema = roles(z.string().min(1).max(128).regex(MODEL_NAME));
+  const EffortPreferencesSchema = roles(z.enum(SUB_AGENT_EFFORTS));
+
   const PreferencesSchema = z.object({
     schema_version: z.literal(PREFERENCES_SCHEMA_VERSION),
     autoUpgradePrompt: z.enum(AUTO_UPGRADE_PROMPT).optional(),
@@ -72,6 +89,10 @@ export const preferencesSchemas = schemas((z: Zod) => {
     headroom: HeadroomPreferencesSchema.optional(),
     swarmMode: z.enum(SWARM_MODES).optional(),
     detached: DetachedPreferencesSchema.optional(),
+    /** The model each role's sub-agent runs on, where the host's sub-agent tool takes one. */
+    models: ModelsPreferencesSchema.optional(),
+    /** The reasoning effort of each role's sub-agent, where the host's sub-agent tool takes one. */
+    effort: EffortPreferencesSchema.optional(),
   }).strict();
   /**
    * A 1.x file: its own version and any keys it has, the keys 2.0 knows

@@ -413,6 +413,102 @@ export const PREFERENCES_SHAPE: Shape = {
         "extra": "refuse",
       },
     },
+    "models": {
+      "t": "optional",
+      "s": {
+        "t": "object",
+        "keys": {
+          "prd": {
+            "t": "optional",
+            "s": {
+              "t": "string",
+              "min": 1,
+              "max": 128,
+              "re": [["^[A-Za-z0-9][A-Za-z0-9._:@\\/\\[\\]-]*$", ""]],
+            },
+          },
+          "ui": {
+            "t": "optional",
+            "s": {
+              "t": "string",
+              "min": 1,
+              "max": 128,
+              "re": [["^[A-Za-z0-9][A-Za-z0-9._:@\\/\\[\\]-]*$", ""]],
+            },
+          },
+          "rd": {
+            "t": "optional",
+            "s": {
+              "t": "string",
+              "min": 1,
+              "max": 128,
+              "re": [["^[A-Za-z0-9][A-Za-z0-9._:@\\/\\[\\]-]*$", ""]],
+            },
+          },
+          "qa": {
+            "t": "optional",
+            "s": {
+              "t": "string",
+              "min": 1,
+              "max": 128,
+              "re": [["^[A-Za-z0-9][A-Za-z0-9._:@\\/\\[\\]-]*$", ""]],
+            },
+          },
+          "sc": {
+            "t": "optional",
+            "s": {
+              "t": "string",
+              "min": 1,
+              "max": 128,
+              "re": [["^[A-Za-z0-9][A-Za-z0-9._:@\\/\\[\\]-]*$", ""]],
+            },
+          },
+          "txt": {
+            "t": "optional",
+            "s": {
+              "t": "string",
+              "min": 1,
+              "max": 128,
+              "re": [["^[A-Za-z0-9][A-Za-z0-9._:@\\/\\[\\]-]*$", ""]],
+            },
+          },
+        },
+        "extra": "refuse",
+      },
+    },
+    "effort": {
+      "t": "optional",
+      "s": {
+        "t": "object",
+        "keys": {
+          "prd": {
+            "t": "optional",
+            "s": { "t": "values", "v": ["minimal", "low", "medium", "high", "xhigh", "max"] },
+          },
+          "ui": {
+            "t": "optional",
+            "s": { "t": "values", "v": ["minimal", "low", "medium", "high", "xhigh", "max"] },
+          },
+          "rd": {
+            "t": "optional",
+            "s": { "t": "values", "v": ["minimal", "low", "medium", "high", "xhigh", "max"] },
+          },
+          "qa": {
+            "t": "optional",
+            "s": { "t": "values", "v": ["minimal", "low", "medium", "high", "xhigh", "max"] },
+          },
+          "sc": {
+            "t": "optional",
+            "s": { "t": "values", "v": ["minimal", "low", "medium", "high", "xhigh", "max"] },
+          },
+          "txt": {
+            "t": "optional",
+            "s": { "t": "values", "v": ["minimal", "low", "medium", "high", "xhigh", "max"] },
+          },
+        },
+        "extra": "refuse",
+      },
+    },
   },
   "extra": "refuse",
 };

@@ -6,7 +6,7 @@ import { detectIde } from "../../hosts/registry.ts";
 import { displayPath } from "../../workspace/paths.ts";
 import { resolveProject } from "../../workspace/project.ts";
 import { type Capabilities, readCapabilities } from "../../capabilities/capabilities.ts";
-import { MCP_HOST_IDS, mcpHost } from "../../capabilities/mcp_hosts.ts";
+import { MCP_HOST_IDS, mcpHost } from "../../capabilities/servers.ts";
 
 export default defineCommand({
   name: "capabilities",
@@ -14,7 +14,7 @@ export default defineCommand({
     "Shows which design, browser and docs tools (MCP servers) the agent host can use in this project, read " +
     "from the host's own config files (Claude Code .mcp.json and ~/.claude.json, Gemini and Qwen " +
     "settings.json mcpServers, Codex config.toml [mcp_servers.*], OpenCode opencode.json mcp, Copilot " +
-    "~/.copilot/mcp-config.json); the tool-name prefix the model sees for each server; and, for each " +
+    ".mcp.json and ~/.copilot/mcp-config.json); the tool-name prefix the model sees for each server; and, for each " +
     "server the UI, QA or RD role uses that is missing, the host's own command to add it. Changes nothing.",
   flags: {
     ide: flag.enum(MCP_HOST_IDS, "The host to look at (default: detected)."),
@@ -50,11 +50,11 @@ export default defineCommand({
         projectRoot: project.root,
         ide: host.id,
         ideSource: detected?.source ?? "flag",
-        toolName: host.toolName,
-        addCommand: host.addCommand,
+        toolName: host.mcp.toolName,
+        addCommand: host.mcp.add,
         ...found,
       },
-      human: human(host.id, host.toolName, found),
+      human: human(host.id, host.mcp.toolName, found),
     };
   },
 });

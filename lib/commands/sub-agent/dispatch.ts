@@ -7,7 +7,6 @@ import { guardFlagPath } from "../../workspace/project.ts";
 import { usageError, type Warning } from "../../infra/errors.ts";
 import { assertRole, recordIdOf } from "../../record/names.ts";
 import { openSession, type SessionContext } from "../../session/session.ts";
-import { declareArtifacts } from "../../record/artifacts.ts";
 import {
   ENVELOPE_VERSION,
   type PromptBudgetStep,
@@ -20,11 +19,17 @@ import { promptGiven, type PromptInput, readPromptInput } from "../../dispatch/p
 import { readRoleSection } from "../../dispatch/role_section.ts";
 import { promptBudgetStep } from "../../dispatch/budget_step.ts";
 import { dispatchWarning } from "../../dispatch/fanout_check.ts";
-import { generatedRequestId, readSurroundings, runtimeArgs } from "../../dispatch/runtime_args.ts";
+import {
+  declareArtifactsLazily,
+  generatedRequestId,
+  readSurroundings,
+  runtimeArgs,
+} from "../../dispatch/runtime_args.ts";
 import { assertDetachedFlags, detachedFlags } from "../../detached/flags.ts";
 import type { Ctx } from "../../infra/command/ctx.ts";
 import type { RecordInputs } from "../../detached/input.ts";
-import { visibleHint } from "../../dispatch/tool_call.ts";
+import { toolCallText, visibleHint } from "../../dispatch/tool_call.ts";
+import { readTuning } from "../../dispatch/role_tuning.ts";
 import { withoutEmpty } from "../../infra/command/lean.ts";
 import { BATCH_SOFT_LIMIT } from "../../batch/batch.ts";
 
@@ -237,7 +242,7 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
   const batchId = givenBatch ?? newUuid();
   const requestId = rid ?? generatedRequestId(batchId);
   const now = ctx.now();
-  const { declared, metas } = await declareArtifacts(
+  const { declared, metas } = await declareArtifactsLazily(
     project,
     { sessionId, requestId, role, flag: "write-artifact", at: isoTime(now) },
     flags["write-artifact"],
@@ -319,6 +324,7 @@ async function dispatchInline(
   budgetStep: PromptBudgetStep,
 ): Promise<CommandResult<unknown>> {
   const { project, runtime, flags, warnings } = inputs;
+  const tuning = (await readTuning(project, warnings))(runtime.role);
   const written = await writeDispatch({
     project,
     runtime,
@@ -330,6 +336,7 @@ async function dispatchInline(
     graphNodeId: inputs.graphNodeId,
     workflowId: inputs.workflowId,
     now: inputs.now,
+    tuning,
   }, budgetStep);
   warnings.push(...written.budget.warnings);
   const overLimit = batchOverLimit(written.record.dispatchedInBatch);
@@ -347,19 +354,6 @@ async function dispatchInline(
       toolCallText(written.toolCall!),
     ].join("\n"),
   };
-}
-
-/** The tool call as a person reads it: its name and arguments, a long text shown by its size. */
-function toolCallText(call: { name: string; args: Record<string, unknown> }): string {
-  const args = Object.fromEntries(
-    Object.entries(call.args).map((
-      [key, value],
-    ) => [
-      key,
-      typeof value === "string" && value.length > 160 ? `<${value.length} chars>` : value,
-    ]),
-  );
-  return `  ${call.name} ${JSON.stringify(args, null, 2).replaceAll("\n", "\n  ")}`;
 }
 
 function batchOverLimit(n: number): Warning | undefined {

@@ -1,4 +1,5 @@
 import { assertEquals, assertMatch } from "@std/assert";
+import { HOSTS } from "../../../lib/hosts/registry.ts";
 import { join } from "../../../lib/infra/std.ts";
 import { runPeaks } from "../../support/cli.ts";
 import { tempDir, writeText } from "../../support/temp.ts";
@@ -34,7 +35,7 @@ Deno.test("capabilities lists a Claude Code and a Gemini CLI MCP config with eac
   assertEquals(missing.includes("playwright"), true);
   assertMatch(
     gemini.json.data.missing[0].addCommand,
-    /^gemini mcp add playwright npx -y @playwright\/mcp@latest$/,
+    /^gemini mcp add -s user playwright npx -y @playwright\/mcp@latest$/,
   );
 });
 
@@ -45,7 +46,7 @@ Deno.test("no MCP server: an empty list and the host's own add command", async (
       ["codex", /^codex mcp add playwright -- npx/],
       ["opencode", /^opencode mcp add playwright -- npx/],
       ["copilot", /^copilot mcp add playwright/],
-      ["qwen", /^qwen mcp add playwright/],
+      ["qwen", /^qwen mcp add -s user playwright/],
     ] as const
   ) {
     const r = await runPeaks(["capabilities", "--ide", ide, "--json"], { cwd: dir.path });
@@ -79,4 +80,27 @@ Deno.test("codex and opencode configs are read in their own formats; a broken fi
   const gemini = await run("gemini");
   assertEquals(gemini.code, 0);
   assertEquals(gemini.json.data.files[0].status, "unreadable");
+});
+
+Deno.test("capabilities reads each host's MCP facts from its host file", async () => {
+  await using dir = await tempDir();
+  // Copilot CLI reads the project's .mcp.json too (lib/hosts/copilot.ts).
+  await writeText(
+    join(dir.path, ".mcp.json"),
+    JSON.stringify({ mcpServers: { figma: { command: "npx" } } }),
+  );
+  for (const host of HOSTS) {
+    const r = await runPeaks(["capabilities", "--ide", host.id, "--json"], { cwd: dir.path });
+    const readable = host.mcp !== null && host.mcp.files.length > 0;
+    assertEquals(r.code, readable ? 0 : 2, `${host.id}: ${r.stdout}`);
+    if (!readable) continue;
+    assertEquals([r.json.data.toolName, r.json.data.addCommand], [
+      host.mcp!.toolName,
+      host.mcp!.add,
+    ]);
+  }
+  const copilot = await runPeaks(["capabilities", "--ide", "copilot", "--json"], { cwd: dir.path });
+  assertEquals(copilot.json.data.servers.map((s: { toolPrefix: string }) => s.toolPrefix), [
+    "figma-",
+  ]);
 });

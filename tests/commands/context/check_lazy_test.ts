@@ -216,3 +216,14 @@ Deno.test("with loopback denied only --use-headroom notices: nothing else opens 
   ]);
   assertMatch(compressed.json.warnings[0].reason, /NotCapable/);
 });
+
+Deno.test("a dispatch loads the artefact checks only when it declares artefacts", async () => {
+  const graph = await moduleGraph();
+  for (const command of ["lib/commands/sub-agent/dispatch.ts", "lib/fanout/fanout.ts"]) {
+    const reached = [...staticClosure(graph, fileUrl(command))];
+    const eager = reached.filter((s) =>
+      s.endsWith("/lib/record/artifacts.ts") || s.endsWith("/lib/infra/fs/hash.ts")
+    );
+    assertEquals(eager, [], `${command} loads the artefact checks eagerly`);
+  }
+});
