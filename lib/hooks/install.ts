@@ -7,11 +7,10 @@ import { flag } from "../infra/command/flag.ts";
 import type { CommandResult } from "../infra/command/spec.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 import { PeaksError } from "../infra/errors.ts";
-import { writeFileAtomic } from "../infra/fs/files.ts";
 import { assertNotSymlink, guardPath } from "../infra/fs/guard.ts";
 import { dirname, join } from "../infra/std.ts";
 import { resolveProject } from "../workspace/project.ts";
-import { readSettings, setAt } from "../settings/settings.ts";
+import { readSettings, REMOVED_NOTE, saveSettings, setAt } from "../settings/settings.ts";
 import {
   HOOK_HOST_FACTS,
   HOOK_HOSTS,
@@ -160,9 +159,12 @@ export async function editHooks(
     }
   }
   const changed = next !== undefined && next !== document.text;
+  let saved = "";
   if (changed && !flags["dry-run"]) {
     await Deno.mkdir(dirname(path), { recursive: true });
-    await writeFileAtomic(path, next!);
+    // Copilot's file starts as { version: 1 } when peaks creates it; that alone is empty too.
+    const leftover = HOOK_HOST_FACTS[host].dialect === "copilot" ? { version: 1 } : {};
+    saved = await saveSettings(path, next!, { uninstall: action === "uninstall", leftover });
   }
   const outcome = action === "status"
     ? before.length === all.length ? "installed" : before.length ? "partial" : "absent"
@@ -183,8 +185,9 @@ export async function editHooks(
       changed: changed && !flags["dry-run"],
       dryRun: flags["dry-run"],
       ...(note && action !== "uninstall" ? { note } : {}),
+      ...(saved === "removed" ? { fileRemoved: true } : {}),
     },
-    human: `${path}: peaks hooks ${outcome}${
+    human: `${path}: peaks hooks ${outcome}${saved === "removed" ? REMOVED_NOTE : ""}${
       note && action === "install" ? `\nnote: ${note}` : ""
     }`,
   };

@@ -4,9 +4,8 @@ import type { CommandResult } from "../infra/command/spec.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 import { assertNotSymlink } from "../infra/fs/guard.ts";
 import { gateError, isNotFound } from "../infra/errors.ts";
-import { writeFileAtomic } from "../infra/fs/files.ts";
 import { commandLine, projectArgs } from "../infra/shell.ts";
-import { readSettings, settingsPath, setTopLevel } from "./settings.ts";
+import { readSettings, REMOVED_NOTE, saveSettings, settingsPath, setTopLevel } from "./settings.ts";
 
 export const STATUSLINE_COMMAND = "peaks statusline render";
 
@@ -92,8 +91,10 @@ export async function editStatusline(
   }
 
   const changed = next !== undefined && next !== document.text;
+  let saved = "";
   if (changed && !flags["dry-run"]) {
-    await writeFileAtomic(path, next!, { mode: await fileMode(path) });
+    const mode = await fileMode(path);
+    saved = await saveSettings(path, next!, { uninstall: action === "uninstall", mode });
   }
   const reported = changed && flags["dry-run"]
     ? `would-be-${outcome}`
@@ -110,7 +111,8 @@ export async function editStatusline(
       changed: changed && !flags["dry-run"],
       dryRun: flags["dry-run"],
       statusLine: action === "install" ? STATUSLINE_VALUE : null,
+      ...(saved === "removed" ? { fileRemoved: true } : {}),
     },
-    human: `${path}: status line ${reported}`,
+    human: `${path}: status line ${reported}${saved === "removed" ? REMOVED_NOTE : ""}`,
   };
 }
