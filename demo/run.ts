@@ -205,6 +205,11 @@ console.log(`  written by peaks itself: ${peaksFilesSummary(change.peaks)}`);
 console.log(`\n${bold("Where to look")}`);
 console.log(`  ${root}/.peaks/_runtime/${state.vars.sid}/`);
 console.log(dim("    the requests, design draft, tech doc, test cases, test report and handoff"));
+const shots = join(root, ".peaks", "_runtime", state.vars.sid, "qa", "screenshots");
+for (const entry of await Array.fromAsync(Deno.readDir(shots)).catch(() => [])) {
+  console.log(`  ${join(shots, entry.name)}`);
+  console.log(dim("    the members page as headless Chromium saw it (the UI step's screenshot)"));
+}
 console.log(`  ${root}/CLAUDE.md`);
 console.log(dim("    the standards block peaks wrote from the scan"));
 console.log(`  cd ${root} && git status && git diff`);
