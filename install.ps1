@@ -576,7 +576,7 @@ The installer never deletes or overwrites a file it did not put there.
 
       if (-not $unchanged) { Say "installed peaks $archiveVersion into $PeaksHome" }
       if (Test-OnPath $bin) {
-        Say 'Next step: peaks skills install'
+        Say 'Next step: cd into your project (its git repository), then run: peaks skills install'
       } else {
         $hint = Get-PathHint $bin
         if ($OnWindows) {
@@ -584,7 +584,7 @@ The installer never deletes or overwrites a file it did not put there.
         } else {
           Say "peaks is not on PATH. Add it with: $hint (put that line in `$PROFILE to keep it)"
         }
-        Say "Next step: & '$exe' skills install"
+        Say "Next step: cd into your project (its git repository), then run: & '$exe' skills install"
       }
     } finally {
       Remove-Item -LiteralPath $work -Recurse -Force -ErrorAction SilentlyContinue

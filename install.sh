@@ -523,14 +523,14 @@ install() {
 
   [ "$unchanged" = 1 ] || say "installed peaks $archive_version into $peaks_home"
   if on_path; then
-    say "Next step: peaks skills install"
+    say "Next step: cd into your project (its git repository), then run: peaks skills install"
   else
     if [ -n "$profile" ]; then
       say "Open a new terminal to get peaks on PATH (or run: $(path_command "$profile"))."
     else
       say "peaks is not on PATH. Add it with: $(path_command "$HOME/.profile")"
     fi
-    say "Next step: $(quote "$bin_dir/peaks") skills install"
+    say "Next step: cd into your project (its git repository), then run: $(quote "$bin_dir/peaks") skills install"
   fi
 }
 

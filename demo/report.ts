@@ -60,3 +60,33 @@ export function memberLine(role: string, status: string, seconds: number | null)
 export function removalCommand(base: string): string {
   return commandLine(["rm", "-rf", base]);
 }
+
+/** Colour only on a terminal and never when NO_COLOR is set to anything but "" (no-color.org). */
+export function useColor(terminal: boolean, noColor: string | undefined): boolean {
+  return terminal && !noColor;
+}
+
+/**
+ * Where `name` is on `path` (a PATH value), or undefined: the demo checks a real vendor CLI
+ * before it starts instead of failing at the first dispatch.
+ */
+export async function onPath(
+  name: string,
+  path: string,
+  windows = false,
+): Promise<string | undefined> {
+  const sep = windows ? ";" : ":";
+  const exts = windows ? ["", ".exe", ".cmd", ".bat"] : [""];
+  for (const dir of path.split(sep).filter(Boolean)) {
+    for (const ext of exts) {
+      const candidate = `${dir}${windows ? "\\" : "/"}${name}${ext}`;
+      try {
+        const info = await Deno.stat(candidate);
+        if (info.isFile && (windows || ((info.mode ?? 0o111) & 0o111))) return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}

@@ -24,9 +24,11 @@ import { splitCommandLine } from "../lib/infra/shell.ts";
 import { cacheDir, peaksArgs, REPO } from "../tests/support/cli.ts";
 import {
   memberLine,
+  onPath,
   peaksFilesSummary,
   removalCommand,
   splitChange,
+  useColor,
   withoutEta,
 } from "./report.ts";
 
@@ -42,12 +44,25 @@ if (args.help) {
   Deno.exit(0);
 }
 
-const tty = Deno.stdout.isTerminal();
+const tty = useColor(Deno.stdout.isTerminal(), Deno.env.get("NO_COLOR"));
 const paint = (code: string, text: string) => (tty ? `\x1b[${code}m${text}\x1b[0m` : text);
 const bold = (t: string) => paint("1", t);
 const dim = (t: string) => paint("2", t);
 const green = (t: string) => paint("32", t);
 const red = (t: string) => paint("31", t);
+
+// A real vendor CLI is checked before anything is copied or run.
+if (args.vendor && !args["in-process"]) {
+  const name = String(args.vendor);
+  const windows = Deno.build.os === "windows";
+  if (!(await onPath(name, Deno.env.get("PATH") ?? "", windows))) {
+    console.error(
+      `demo: --vendor ${name} needs the ${name} CLI on PATH, and it is not there. Install it, ` +
+        "or run the demo without --vendor to use the scripted stand-in.",
+    );
+    Deno.exit(2);
+  }
+}
 
 const started = performance.now();
 const base = args.out ? String(args.out) : await Deno.makeTempDir({ prefix: "peaks-demo-" });
@@ -190,6 +205,11 @@ console.log(`  written by peaks itself: ${peaksFilesSummary(change.peaks)}`);
 console.log(`\n${bold("Where to look")}`);
 console.log(`  ${root}/.peaks/_runtime/${state.vars.sid}/`);
 console.log(dim("    the requests, design draft, tech doc, test cases, test report and handoff"));
+const shots = join(root, ".peaks", "_runtime", state.vars.sid, "qa", "screenshots");
+for (const entry of await Array.fromAsync(Deno.readDir(shots)).catch(() => [])) {
+  console.log(`  ${join(shots, entry.name)}`);
+  console.log(dim("    the members page as headless Chromium saw it (the UI step's screenshot)"));
+}
 console.log(`  ${root}/CLAUDE.md`);
 console.log(dim("    the standards block peaks wrote from the scan"));
 console.log(`  cd ${root} && git status && git diff`);

@@ -1,5 +1,5 @@
 /** The command reference (docs/commands.md), generated from the command table. */
-import { COMMANDS, GROUPS } from "../lib/cli/table.ts";
+import { ALIASES, COMMANDS, GROUPS } from "../lib/cli/table.ts";
 import { commandHelp } from "../lib/cli/help.ts";
 
 export async function commandReference(): Promise<string> {
@@ -8,6 +8,10 @@ export async function commandReference(): Promise<string> {
     "",
     "Generated from the command table by `deno task docs`; a test keeps it in sync.",
     "Every command also accepts `--project <path>`, `--json`, `--pretty` and `--help`.",
+    "",
+    "Aliases, as the first word: " +
+    ALIASES.map((a) => `\`peaks ${a.word}\` (${a.flag})`).join(", ") +
+    "; `peaks help <command>` is `peaks <command> --help`.",
     "",
   ];
   const groups = new Map<string, typeof COMMANDS>();

@@ -3,6 +3,7 @@
  * for the sample project's profile-page request, but every file goes where
  * the real role's skill puts it, and request files go through peaks.
  */
+import { uiScreenshot } from "../screenshot.ts";
 import { dirname, join, relative } from "../../lib/infra/std.ts";
 
 export interface RoleRuntime {
@@ -236,6 +237,8 @@ export async function roleWork(rt: RoleRuntime, session: string, peaks: Peaks): 
         peaks,
         () => `see ui/design-draft-${rt.requestId}.md`,
       );
+      // A real browser looks at the current members page when Chromium is installed.
+      const shot = await uiScreenshot(rt.projectRoot, session, rt.requestId);
       return {
         status: "ok",
         artefacts: [
@@ -244,6 +247,9 @@ export async function roleWork(rt: RoleRuntime, session: string, peaks: Peaks): 
             summary: "Profile page and avatar upload: states, components, handoff",
           },
           { path: rel(request), summary: "UI request for the profile page" },
+          ...(shot
+            ? [{ path: rel(shot), summary: "The members page today, headless Chromium" }]
+            : []),
         ],
         diffSummary: "no product code changed; design artefacts under .peaks only",
       };

@@ -1,5 +1,5 @@
 /** Help text, generated from the command table and each command's declaration. */
-import { type CommandEntry, COMMANDS, groupCommands, GROUPS } from "./table.ts";
+import { ALIASES, type CommandEntry, COMMANDS, groupCommands, GROUPS } from "./table.ts";
 import { GLOBAL_FLAGS } from "./globals.ts";
 import type { AnyCommand, FlagDef, FlagDefs } from "../infra/command/spec.ts";
 import { formatDuration } from "../infra/command/spec.ts";
@@ -33,6 +33,8 @@ export function topHelp(): string {
   lines.push("", "Global flags:");
   lines.push(...globalFlagLines());
   lines.push("  --version         Print the version.");
+  lines.push("", "Aliases:");
+  for (const alias of ALIASES) lines.push(`  ${pad(alias.word, 18)}${alias.summary}`);
   lines.push("", "Exit codes:", ...EXIT_CODE_HELP.map((l) => `  ${l}`));
   lines.push(
     "",

@@ -6,6 +6,7 @@ import { type PeaksError, usageError } from "../infra/errors.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 import { printable } from "../infra/ids.ts";
 import {
+  ALIASES,
   type CommandEntry,
   COMMANDS,
   dottedName,
@@ -77,8 +78,23 @@ function commandWords(rest: string[]): string[] {
   return words;
 }
 
+/**
+ * An alias word (ALIASES) in the command position becomes its flag:
+ * `peaks help session list` runs as `peaks session list --help`.
+ */
+export function expandAlias(argv: string[]): string[] {
+  let i = 0;
+  while (i < argv.length && argv[i].startsWith("--") && argv[i] !== "--") {
+    i += argv[i] === "--project" ? 2 : 1;
+  }
+  const alias = ALIASES.find((a) => a.word === argv[i]);
+  if (!alias) return argv;
+  return [...argv.slice(0, i), ...argv.slice(i + 1), alias.flag];
+}
+
 export async function main(argv: string[], ctx: Ctx): Promise<number> {
   let split: Split;
+  argv = expandAlias(argv);
   try {
     split = splitGlobals(argv);
   } catch (error) {

@@ -26,6 +26,21 @@ export const GROUPS: Record<string, string> = {
   skills: "Install, verify and remove the bundled agent skills.",
 };
 
+/**
+ * Words that stand for a global flag when they come first: `peaks help`,
+ * `peaks help <command>` (= `peaks <command> --help`), `peaks version` and
+ * `peaks -v` (= `peaks --version`). Help, completions and the reference list them.
+ */
+export const ALIASES: { word: string; flag: "--help" | "--version"; summary: string }[] = [
+  {
+    word: "help",
+    flag: "--help",
+    summary: "Same as --help; `peaks help <command>` is `peaks <command> --help`.",
+  },
+  { word: "version", flag: "--version", summary: "Same as --version." },
+  { word: "-v", flag: "--version", summary: "Same as --version." },
+];
+
 export const COMMANDS: CommandEntry[] = [
   {
     name: "workspace init",
@@ -301,7 +316,7 @@ export const COMMANDS: CommandEntry[] = [
     // Completions describe the table itself, so the table hands itself over instead of being imported.
     load: () =>
       import("./completions/command.ts").then((m) => ({
-        default: m.completionsCommand(COMMANDS, GROUPS),
+        default: m.completionsCommand(COMMANDS, GROUPS, ALIASES),
       })),
   },
   {

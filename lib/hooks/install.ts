@@ -7,11 +7,10 @@ import { flag } from "../infra/command/flag.ts";
 import type { CommandResult } from "../infra/command/spec.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 import { PeaksError } from "../infra/errors.ts";
-import { writeFileAtomic } from "../infra/fs/files.ts";
 import { assertNotSymlink, guardPath } from "../infra/fs/guard.ts";
 import { dirname, join } from "../infra/std.ts";
 import { resolveProject } from "../workspace/project.ts";
-import { changeTopLevel, readSettings } from "../settings/settings.ts";
+import { changeTopLevel, readSettings, REMOVED_NOTE, saveSettings } from "../settings/settings.ts";
 import {
   HOOK_HOST_FACTS,
   HOOK_HOSTS,
@@ -161,9 +160,16 @@ export async function editHooks(
     }
   }
   const changed = next !== undefined && next !== document.text;
+  let saved = "";
   if (changed && !flags["dry-run"]) {
     await Deno.mkdir(dirname(path), { recursive: true });
-    await writeFileAtomic(path, document.encode(next!));
+    // Copilot's file starts as { version: 1 } when peaks creates it; that alone is empty too.
+    const leftover = HOOK_HOST_FACTS[host].dialect === "copilot" ? { version: 1 } : {};
+    saved = await saveSettings(path, next!, {
+      uninstall: action === "uninstall",
+      leftover,
+      encode: (text) => document.encode(text),
+    });
   }
   const outcome = action === "status"
     ? before.length === all.length ? "installed" : before.length ? "partial" : "absent"
@@ -184,8 +190,9 @@ export async function editHooks(
       changed: changed && !flags["dry-run"],
       dryRun: flags["dry-run"],
       ...(note && action !== "uninstall" ? { note } : {}),
+      ...(saved === "removed" ? { fileRemoved: true } : {}),
     },
-    human: `${path}: peaks hooks ${outcome}${
+    human: `${path}: peaks hooks ${outcome}${saved === "removed" ? REMOVED_NOTE : ""}${
       note && action === "install" ? `\nnote: ${note}` : ""
     }`,
   };

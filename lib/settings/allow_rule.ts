@@ -8,12 +8,11 @@
  */
 import { flag } from "../infra/command/flag.ts";
 import type { CommandResult } from "../infra/command/spec.ts";
-import { writeFileAtomic } from "../infra/fs/files.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 import { isNotFound, PeaksError } from "../infra/errors.ts";
 import { assertNotSymlink } from "../infra/fs/guard.ts";
 import { dirname } from "../infra/std.ts";
-import { readSettings, setAt, settingsPath } from "./settings.ts";
+import { readSettings, REMOVED_NOTE, saveSettings, setAt, settingsPath } from "./settings.ts";
 
 /** Claude Code's rule for every command line that starts with `peaks`. */
 export const PEAKS_ALLOW_RULE = "Bash(peaks:*)";
@@ -96,9 +95,15 @@ export async function editPermissions(
   }
 
   const changed = next !== undefined && next !== document.text;
+  let saved = "";
   if (changed && !flags["dry-run"]) {
     await Deno.mkdir(dirname(path), { recursive: true });
-    await writeFileAtomic(path, document.encode(next!), { mode: await fileMode(path) });
+    const mode = await fileMode(path);
+    saved = await saveSettings(path, next!, {
+      uninstall: action === "uninstall",
+      mode,
+      encode: (text) => document.encode(text),
+    });
   }
   const reported = changed && flags["dry-run"]
     ? `would-be-${outcome}`
@@ -116,6 +121,7 @@ export async function editPermissions(
       action: reported,
       changed: changed && !flags["dry-run"],
       dryRun: flags["dry-run"],
+      ...(saved === "removed" ? { fileRemoved: true } : {}),
     },
     warnings: denied.length && action === "install"
       ? [{
@@ -126,6 +132,8 @@ export async function editPermissions(
         rules: denied,
       }]
       : [],
-    human: `${path}: allow rule ${PEAKS_ALLOW_RULE} ${reported}`,
+    human: `${path}: allow rule ${PEAKS_ALLOW_RULE} ${reported}${
+      saved === "removed" ? REMOVED_NOTE : ""
+    }`,
   };
 }

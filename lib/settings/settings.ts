@@ -15,6 +15,7 @@ import type { Ctx } from "../infra/command/ctx.ts";
 import { resolveProject } from "../workspace/project.ts";
 import { guardPath } from "../infra/fs/guard.ts";
 import { join } from "../infra/std.ts";
+import { writeFileAtomic } from "../infra/fs/files.ts";
 
 export interface SettingsDocument {
   path: string;
@@ -296,4 +297,57 @@ export function changeTopLevel(document: SettingsDocument, key: string, value: u
     return setAt(document, [key], value);
   }
   return valueTo(document.text, [key], current, value);
+}
+
+/** Whether a value holds no setting at all: empty objects and arrays, nested or not. */
+function hollow(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (value && typeof value === "object") return Object.values(value).every(hollow);
+  return false;
+}
+
+/**
+ * Whether settings text holds nothing a person wrote: no comments and no setting, only empty
+ * objects and arrays (`{ "permissions": { "allow": [] } }` once peaks' rule is out), apart from
+ * `leftover`, the top-level keys peaks itself writes into a new file.
+ */
+export function isEmptySettings(text: string, leftover: Record<string, unknown> = {}): boolean {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length || !tree || tree.type !== "object") return false;
+  if (/\/\/|\/\*/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, '""'))) return false;
+  const value = nodeValue(tree) as Record<string, unknown>;
+  const rest = Object.entries(value).filter(([key, v]) =>
+    !(Object.hasOwn(leftover, key) && JSON.stringify(leftover[key]) === JSON.stringify(v))
+  );
+  return rest.every(([, v]) => hollow(v));
+}
+
+/** What the human output adds when an uninstall removed the emptied file. */
+export const REMOVED_NOTE = " (nothing else was left in the file, so it was removed)";
+
+/**
+ * Writes an edited settings file; an uninstall that leaves it empty (see isEmptySettings) removes
+ * the file instead, so a file peaks created does not stay behind as `{}`. Says which it did.
+ */
+export async function saveSettings(
+  path: string,
+  text: string,
+  options: {
+    uninstall: boolean;
+    mode?: number;
+    leftover?: Record<string, unknown>;
+    /** The bytes to write for `text` (a document keeps its own encoding and line ends). */
+    encode?: (text: string) => Uint8Array;
+  },
+): Promise<"written" | "removed"> {
+  if (options.uninstall && isEmptySettings(text, options.leftover)) {
+    await Deno.remove(path).catch((error) => {
+      if (!isNotFound(error)) throw error;
+    });
+    return "removed";
+  }
+  const bytes = options.encode ? options.encode(text) : text;
+  await writeFileAtomic(path, bytes, options.mode === undefined ? {} : { mode: options.mode });
+  return "written";
 }

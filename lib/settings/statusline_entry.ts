@@ -4,9 +4,8 @@ import type { CommandResult } from "../infra/command/spec.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 import { assertNotSymlink } from "../infra/fs/guard.ts";
 import { gateError, isNotFound } from "../infra/errors.ts";
-import { writeFileAtomic } from "../infra/fs/files.ts";
 import { commandLine, projectArgs } from "../infra/shell.ts";
-import { readSettings, settingsPath, setTopLevel } from "./settings.ts";
+import { readSettings, REMOVED_NOTE, saveSettings, settingsPath, setTopLevel } from "./settings.ts";
 
 export const STATUSLINE_COMMAND = "peaks statusline render";
 
@@ -101,8 +100,14 @@ export async function editStatusline(
   }
 
   const changed = next !== undefined && next !== document.text;
+  let saved = "";
   if (changed && !flags["dry-run"]) {
-    await writeFileAtomic(path, document.encode(next!), { mode: await fileMode(path) });
+    const mode = await fileMode(path);
+    saved = await saveSettings(path, next!, {
+      uninstall: action === "uninstall",
+      mode,
+      encode: (text) => document.encode(text),
+    });
   }
   const reported = changed && flags["dry-run"]
     ? `would-be-${outcome}`
@@ -119,7 +124,8 @@ export async function editStatusline(
       changed: changed && !flags["dry-run"],
       dryRun: flags["dry-run"],
       statusLine: action === "install" ? STATUSLINE_VALUE : null,
+      ...(saved === "removed" ? { fileRemoved: true } : {}),
     },
-    human: `${path}: status line ${reported}`,
+    human: `${path}: status line ${reported}${saved === "removed" ? REMOVED_NOTE : ""}`,
   };
 }

@@ -6,23 +6,15 @@
 import { isoTime, isValidId } from "../infra/ids.ts";
 import { fileTimestamp } from "../infra/ids.ts";
 import type { Project } from "../workspace/project.ts";
-import { DEFAULT_PREFERENCES } from "../preferences/preferences.ts";
-import { preferencesSchemas } from "../state/preferences.ts";
-import { z } from "../infra/zod.ts";
 import { withLock } from "../infra/fs/lock.ts";
 import { ensureGitignore, ensureWorkspaceDirs, withGitignoreBlock } from "../workspace/skeleton.ts";
 import { LEGACY_SESSION_DIR, type Signal } from "./detect.ts";
 import { migrateStandards } from "./standards.ts";
+import { preferencesStep } from "./preferences.ts";
 import { requestArtefactsStep } from "./request_artefacts.ts";
-import { backupFile, type Migration, moveToBackup, rel, step, type StepReport } from "./steps.ts";
+import { type Migration, moveToBackup, rel, step, type StepReport } from "./steps.ts";
 import { assertWritable } from "../workspace/writable.ts";
-import {
-  createFileExclusive,
-  exists,
-  movePath,
-  readIfPresent,
-  writeJsonAtomic,
-} from "../infra/fs/files.ts";
+import { createFileExclusive, exists, movePath, readIfPresent } from "../infra/fs/files.ts";
 
 async function workspaceStep(m: Migration): Promise<StepReport> {
   const { runtime, subAgents } = m.project.layout;
@@ -30,60 +22,6 @@ async function workspaceStep(m: Migration): Promise<StepReport> {
   for (const dir of [runtime, subAgents]) if (!(await exists(dir))) missing.push(dir);
   if (!m.dryRun && missing.length) await ensureWorkspaceDirs(m.project);
   return step("workspace", m, missing.map((d) => `created ${rel(m, d)}/`));
-}
-
-async function preferencesStep(m: Migration): Promise<StepReport> {
-  const path = m.project.layout.preferences;
-  const text = await readIfPresent(path);
-  let parsed: unknown;
-  try {
-    parsed = text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  if (text !== undefined && preferencesSchemas(z).PreferencesSchema.safeParse(parsed).success) {
-    return step("preferences", m, []);
-  }
-  const next: Record<string, unknown> = { ...DEFAULT_PREFERENCES };
-  const details: string[] = [];
-  if (text === undefined) {
-    details.push(
-      `created ${rel(m, path)} with schema_version ${DEFAULT_PREFERENCES.schema_version}`,
-    );
-  } else {
-    const backup = await backupFile(m, path);
-    const old = parsed && typeof parsed === "object" && !Array.isArray(parsed)
-      ? parsed as Record<string, unknown>
-      : {};
-    const shape = preferencesSchemas(z).PreferencesSchema.shape as Record<
-      string,
-      { safeParse(v: unknown): { success: boolean } }
-    >;
-    const kept: string[] = [];
-    const dropped: string[] = [];
-    for (const [key, value] of Object.entries(old)) {
-      if (key === "schema_version") continue;
-      if (Object.hasOwn(shape, key) && shape[key].safeParse(value).success) {
-        next[key] = value;
-        kept.push(key);
-      } else dropped.push(key);
-    }
-    details.push(
-      `rewrote ${
-        rel(m, path)
-      } as schema_version ${DEFAULT_PREFERENCES.schema_version} (backup ${backup}; kept: ${
-        kept.join(", ") || "none"
-      }; dropped: ${dropped.join(", ") || "none"})`,
-    );
-  }
-  if (!m.dryRun) {
-    await assertWritable(m.project, path, "the preferences file");
-    await withLock(
-      path,
-      () => writeJsonAtomic(path, preferencesSchemas(z).PreferencesSchema.parse(next)),
-    );
-  }
-  return step("preferences", m, details);
 }
 
 async function gitignoreStep(m: Migration): Promise<StepReport> {

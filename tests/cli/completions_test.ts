@@ -5,7 +5,7 @@ import { baseEnv, peaksArgs, runPeaks } from "../support/cli.ts";
 import { tempDir } from "../support/temp.ts";
 import { needs } from "../support/tools.ts";
 import { buildCompletionModel } from "../../lib/cli/completions/model.ts";
-import { COMMANDS, GROUPS } from "../../lib/cli/table.ts";
+import { ALIASES, COMMANDS, GROUPS } from "../../lib/cli/table.ts";
 
 /** The shell words that run peaks exactly as the CLI tests do. */
 const PEAKS = commandLine([Deno.execPath(), ...peaksArgs([])]);
@@ -55,7 +55,7 @@ Deno.test("bash: `source <(peaks completions bash); complete -p peaks` registers
 Deno.test("bash: simulated TAB presses complete commands, flags and allowed values", async () => {
   await using dir = await tempDir();
   await Deno.writeTextFile(join(dir.path, "peaks.bash"), await script("bash", dir.path));
-  const model = await buildCompletionModel(COMMANDS, GROUPS);
+  const model = await buildCompletionModel(COMMANDS, GROUPS, ALIASES);
   const cases: [string, string][] = [
     ["peaks ", model.top.map((t) => t.word).join(" ")],
     ["peaks ski", "skill skills"],
@@ -188,7 +188,7 @@ Deno.test("powershell: the script is well formed and carries the whole command t
   for (const [open, close] of [["{", "}"], ["(", ")"], ["[", "]"]]) {
     assertEquals(code.split(open).length, code.split(close).length, `${open}${close} unbalanced`);
   }
-  const model = await buildCompletionModel(COMMANDS, GROUPS);
+  const model = await buildCompletionModel(COMMANDS, GROUPS, ALIASES);
   for (const command of model.commands) assert(text.includes(`'${command.name}'`), command.name);
   assert(
     text.includes(

@@ -8,16 +8,33 @@
  * instead of a failure per test, then runs `deno test` on tests/hosts/ with
  * a copy of the config that does not exclude it, at most two test files at
  * a time (`PEAKS_HOSTS_JOBS`). Arguments are passed on to `deno test`
- * (`--filter`, file paths).
+ * (`--filter`, file paths). Given files, only the hosts they name are installed
+ * first; given only `--filter`, none are, and each test installs what it uses
+ * (tests/hosts/support/needs.ts).
  */
 import { fromFileUrl, join } from "../../lib/infra/std.ts";
-import { cacheRoot, ensureHost, type HostId, PINNED } from "./support/install.ts";
+import { cacheRoot, ensureHost, PINNED } from "./support/install.ts";
+import { hostsToInstall } from "./support/needs.ts";
 
 const REPO = fromFileUrl(new URL("../../", import.meta.url));
 const started = performance.now();
 
-const hosts = Object.keys(PINNED) as HostId[];
-console.log(`hosts: cache ${cacheRoot()}`);
+const flags: string[] = [];
+const given: string[] = [];
+for (let i = 0; i < Deno.args.length; i++) {
+  const arg = Deno.args[i];
+  if (!arg.startsWith("-")) given.push(arg);
+  else flags.push(arg, ...(arg === "--filter" ? [Deno.args[++i]] : []));
+}
+const files = given.length ? given : [join(REPO, "tests", "hosts")];
+const filtered = flags.some((f) => f === "--filter" || f.startsWith("--filter="));
+// A path that is not a readable file (a folder, a typo) counts as needing every host.
+const hosts = await hostsToInstall(
+  given,
+  filtered,
+  (path) => Deno.readTextFile(path).catch(() => undefined),
+);
+console.log(`hosts: cache ${cacheRoot()}; installing first: ${hosts.join(", ") || "none"}`);
 try {
   // Two at a time: each is a few hundred MB from the registry.
   for (let i = 0; i < hosts.length; i += 2) {
@@ -41,14 +58,6 @@ const dir = await Deno.makeTempDir({ prefix: "peaks-hosts-config-" });
 const generated = join(dir, "deno.json");
 await Deno.writeTextFile(generated, JSON.stringify(config));
 
-const flags: string[] = [];
-const given: string[] = [];
-for (let i = 0; i < Deno.args.length; i++) {
-  const arg = Deno.args[i];
-  if (!arg.startsWith("-")) given.push(arg);
-  else flags.push(arg, ...(arg === "--filter" ? [Deno.args[++i]] : []));
-}
-const files = given.length ? given : [join(REPO, "tests", "hosts")];
 const jobs = Deno.env.get("PEAKS_HOSTS_JOBS") ?? "2";
 const child = new Deno.Command(Deno.execPath(), {
   args: ["test", "-q", "--allow-all", "--parallel", "--config", generated, ...flags, ...files],

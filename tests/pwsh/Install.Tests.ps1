@@ -45,7 +45,7 @@ Describe 'install.ps1 installs' {
     $manifest | Should -Contain 'mkdir=skills'
     $box.PathStore | Should -Not -Exist
     $result.Stdout | Should -Match ([regex]::Escape("peaks is not on PATH. Add it with: `$env:PATH = '$(Join-Path $box.PeaksHome 'bin')"))
-    $result.LastLine | Should -Be "Next step: & '$(Join-Path (Join-Path $box.PeaksHome 'bin') $Exe)' skills install"
+    $result.LastLine | Should -Be "Next step: cd into your project (its git repository), then run: & '$(Join-Path (Join-Path $box.PeaksHome 'bin') $Exe)' skills install"
     @(Get-ChildItem -LiteralPath $box.PeaksHome -Force -Filter '.staging*').Count | Should -Be 0
   }
 
@@ -290,7 +290,7 @@ Describe 'install.ps1 and the user PATH (through PEAKS_TEST_PATH_STORE)' {
     $first.Stdout | Should -Match ([regex]::Escape("added $bin to your user PATH"))
     (Get-Content -Raw $box.PathStore).TrimEnd() | Should -Be "$bin;$others"
     (Get-Manifest $box) | Should -Contain "path=$bin"
-    $first.LastLine | Should -Be 'Next step: peaks skills install'
+    $first.LastLine | Should -Be 'Next step: cd into your project (its git repository), then run: peaks skills install'
 
     $second = Install-Release $box $V2 @()
     $second.Code | Should -Be 0 -Because $second.Stderr

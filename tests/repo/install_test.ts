@@ -20,6 +20,8 @@ import { exists, tempDir, writeText } from "../support/temp.ts";
 
 const ignore = Deno.build.os === "windows" || HOST === undefined;
 const target = HOST!;
+/** The installer's closing line sends the reader into a project first: skills install writes there. */
+const NEXT = "Next step: cd into your project (its git repository), then run: ";
 
 interface Sandbox {
   root: string;
@@ -95,7 +97,7 @@ Deno.test({
       `export PATH=${bin}:"$PATH" # added by the peaks installer\n`,
     );
     assertStringIncludes(result.stdout, `added ${bin} to PATH in ${profileOf(box)}`);
-    assertEquals(result.lastLine, `Next step: ${bin}/peaks skills install`);
+    assertEquals(result.lastLine, `${NEXT}${bin}/peaks skills install`);
     const manifest = await Deno.readTextFile(join(box.peaksHome, ".install-manifest"));
     assertStringIncludes(manifest, "version=2.0.0\n");
     assertStringIncludes(manifest, `profile=${profileOf(box)}\n`);
@@ -126,14 +128,14 @@ Deno.test({
       result.stdout,
       `peaks is not on PATH. Add it with: export PATH=${bin}:"$PATH"`,
     );
-    assertEquals(result.lastLine, `Next step: ${bin}/peaks skills install`);
+    assertEquals(result.lastLine, `${NEXT}${bin}/peaks skills install`);
 
     // Already on PATH: the next step is the bare command and no profile is touched.
     const again = await runInstaller(["--yes"], { ...box.env, PATH: `${bin}:${box.env.PATH}` }, {
       script,
     });
     assertEquals(again.code, 0, again.stderr);
-    assertEquals(again.lastLine, "Next step: peaks skills install");
+    assertEquals(again.lastLine, `${NEXT}peaks skills install`);
     assertEquals(await exists(profileOf(box)), false);
   },
 });

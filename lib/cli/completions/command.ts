@@ -20,7 +20,11 @@ async function script(shell: Shell, model: CompletionModel): Promise<string> {
 }
 
 /** The command for a given table: the table builds it, so nothing here imports the table. */
-export function completionsCommand(commands: CommandEntry[], groups: Record<string, string>) {
+export function completionsCommand(
+  commands: CommandEntry[],
+  groups: Record<string, string>,
+  aliases: { word: string; summary: string }[] = [],
+) {
   return defineCommand({
     name: "completions",
     description:
@@ -42,7 +46,7 @@ export function completionsCommand(commands: CommandEntry[], groups: Record<stri
     ],
     async run({ args }, ctx) {
       const shell = args.shell as Shell;
-      const text = await script(shell, await buildCompletionModel(commands, groups));
+      const text = await script(shell, await buildCompletionModel(commands, groups, aliases));
       if (ctx.global.json) return { data: { shell, script: text } };
       await ctx.stdout.write(text);
       return { data: { shell }, raw: true };

@@ -86,10 +86,14 @@ export function globalCompletionFlags(): CompletionFlag[] {
   return flags;
 }
 
-/** `entries` and `groups` are the command table's (passed in: the table loads this module). */
+/**
+ * `entries`, `groups` and `aliases` are the command table's (passed in: the
+ * table loads this module). Alias words (`help`, `version`) join the first words.
+ */
 export async function buildCompletionModel(
   entries: CommandEntry[],
   groups: Record<string, string>,
+  aliases: { word: string; summary: string }[] = [],
 ): Promise<CompletionModel> {
   const visible = entries.filter((e) => !e.hidden);
   const specs = await Promise.all(visible.map(async (e) => (await e.load()).default));
@@ -114,6 +118,9 @@ export async function buildCompletionModel(
       args: (specs[i].args ?? []).map((a) => (a.values ?? []).map((v) => safe(v, `<${a.name}>`))),
     });
   });
+  for (const alias of aliases.filter((a) => !a.word.startsWith("-"))) {
+    top.push({ word: safe(alias.word, "alias"), summary: oneLine(alias.summary) });
+  }
   return { program: "peaks", top, subcommands, commands, globalFlags: globalCompletionFlags() };
 }
 
