@@ -93,11 +93,13 @@ Deno.test("artefacts are the registered peaks files, not product code; only a sl
 });
 
 Deno.test("parallel slices of one role each have their own channel keys; a slice sees peaks' files by absolute path", () => {
+  const root = "/srv/shop";
   const slice = (node: string) =>
     composePrompt(
       args({
+        projectRoot: root,
         role: "rd",
-        slice: { node, read: ["/work/app/.peaks/_runtime/s/rd/tech-doc-r1.md"] },
+        slice: { node, read: [`${root}/.peaks/_runtime/s/rd/tech-doc-r1.md`] },
       }),
       RECORD,
       "x",
@@ -107,9 +109,9 @@ Deno.test("parallel slices of one role each have their own channel keys; a slice
   assert(a.includes("--key rd.api.found-blocker"));
   assert(slice("page").includes("--key rd.page.completed"));
   assert(keyGlob("*.completed").test("rd.api.completed"));
-  assert(a.includes(`- Dispatch record: /work/app/${RECORD}`));
-  assert(a.includes(`--record /work/app/${RECORD}`));
-  assertMatch(a, /## Read first[^\n]*\n- \/work\/app\/\.peaks\/_runtime\/s\/rd\/tech-doc-r1\.md/);
+  assert(a.includes(`- Dispatch record: ${root}/${RECORD}`));
+  assert(a.includes(`--record ${root}/${RECORD}`));
+  assertMatch(a, /## Read first[^\n]*\n- \/srv\/shop\/\.peaks\/_runtime\/s\/rd\/tech-doc-r1\.md/);
   // UI slices keep UI's blocker key, with the node.
   const ui = composePrompt(args({ role: "ui", slice: { node: "p", read: [] } }), RECORD, "x");
   assert(ui.includes("--key ui.p.design-blocker"));
