@@ -35,7 +35,15 @@ export function sectionFor(markdown: string, role: string): Omit<RoleSection, "s
 
 const SKILL_FILE_MAX = 256 * 1024;
 
-export async function readRoleSection(ctx: Ctx, role: string): Promise<RoleSection | null> {
+/**
+ * An isolated slice takes the section written for it, `(<role> slice)`, when the skill has one:
+ * its own steps, not the whole role's with exceptions. Otherwise the role's section.
+ */
+export async function readRoleSection(
+  ctx: Ctx,
+  role: string,
+  options: { slice?: boolean } = {},
+): Promise<RoleSection | null> {
   const family = role.split("-")[0].toLowerCase();
   if (!/^[a-z]+$/.test(family)) return null;
   const skill = `peaks-${family}`;
@@ -45,7 +53,9 @@ export async function readRoleSection(ctx: Ctx, role: string): Promise<RoleSecti
     const source = await locateSkillsSource(ctx);
     const path = join(source.path, skill, "SKILL.md");
     const text = await readBoundedText(path, { maxBytes: SKILL_FILE_MAX, follow: true });
-    const section = text === undefined ? null : sectionFor(text, role);
+    const section = text === undefined
+      ? null
+      : (options.slice ? sectionFor(text, `${role} slice`) : null) ?? sectionFor(text, role);
     return section ? { skill, ...section } : null;
   } catch (error) {
     // No skills tree, no such skill, not a readable file: the brief goes without the section.

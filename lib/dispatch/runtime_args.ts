@@ -41,6 +41,18 @@ export interface RuntimeArgs {
   declaredArtifacts: string[];
   /** The role's section of its skill, carried in the brief; null when the role has none. */
   roleSection?: RoleSection | null;
+  /**
+   * Set for an isolated slice of a `--from-dag` wave: the sub-agent starts in its own worktree, so
+   * its brief names peaks' files by absolute path, and its marker and channel keys carry the node.
+   */
+  slice?: SliceArgs;
+}
+
+export interface SliceArgs {
+  /** The node id of the slice DAG. */
+  node: string;
+  /** The files of the request to read first, absolute (empty: none exists yet). */
+  read: string[];
 }
 
 export interface Surroundings {
@@ -118,24 +130,24 @@ export function runtimeArgs(
 ): RuntimeArgs {
   const legacy = around.archetype !== null &&
     (LEGACY_ARCHETYPES as readonly string[]).includes(around.archetype);
+  // A slice starts in its worktree, where a project-relative path names nothing of peaks'.
+  const shown = (path: string) => base.slice ? path : displayPath(project.root, path);
+  const marker = base.slice
+    ? `${roleFileName(base.role)}.${base.slice.node}`
+    : roleFileName(base.role);
   return {
     ...base,
     projectRoot: project.root,
     mode: around.mode,
     requestType: around.requestType,
     projectScan: {
-      path: displayPath(project.root, project.layout.projectScan),
+      path: shown(project.layout.projectScan),
       exists: around.projectScanExists,
     },
-    existingSystem: legacy
-      ? displayPath(project.root, project.layout.existingSystem(base.sessionId))
-      : null,
+    existingSystem: legacy ? shown(project.layout.existingSystem(base.sessionId)) : null,
     frontendOnly: around.frontendOnly,
     frontendKeywordHit: around.frontendKeywordHit,
-    markerPath: displayPath(
-      project.root,
-      project.layout.subAgentMarker(base.sessionId, roleFileName(base.role)),
-    ),
+    markerPath: shown(project.layout.subAgentMarker(base.sessionId, marker)),
   };
 }
 

@@ -8,8 +8,9 @@
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import { exists } from "../infra/fs/files.ts";
+import { readJsonFile } from "../infra/fs/json.ts";
 import type { RequestDocument } from "../request/file.ts";
-import { gateRequirements } from "../request/prerequisites.ts";
+import { gateRequirements, retestHeading } from "../request/prerequisites.ts";
 import { deliverBlock } from "../workflow/deliverables.ts";
 import { peaksLine } from "../infra/shell.ts";
 import { readWorkflow, type WorkflowState } from "../workflow/state.ts";
@@ -39,6 +40,35 @@ async function existing(project: Project, paths: string[]): Promise<string[]> {
   return found.filter((p): p is string => p !== null).map((p) => displayPath(project.root, p));
 }
 
+/**
+ * Whether UI's design draft is RD's to read: UI was in this request's swarm, or no swarm plan says
+ * otherwise. The plan belongs to the swarm commands; only its member list is taken, defensively.
+ */
+async function uiInSwarm(project: Project, sid: string, rid: string): Promise<boolean> {
+  const plan = await readJsonFile(project.layout.swarmPlan(sid, rid), { what: "swarm plan" })
+    .catch(() => undefined) as { rid?: unknown; subAgents?: unknown } | undefined;
+  if (!plan || plan.rid !== rid || !Array.isArray(plan.subAgents)) return true;
+  return plan.subAgents.includes("ui");
+}
+
+/**
+ * What RD reads of its request, absolute, the files that exist only: the PRD, the tech doc or bug
+ * analysis, UI's design draft when UI was in the swarm, QA's test cases.
+ */
+export async function rdReads(project: Project, sid: string, rid: string): Promise<string[]> {
+  const { layout } = project;
+  const ui = await uiInSwarm(project, sid, rid);
+  const paths = [
+    layout.request(sid, "prd", rid),
+    layout.rdTechDoc(sid, rid),
+    layout.rdBugAnalysis(sid, rid),
+    ...(ui ? [layout.uiDesignDraft(sid, rid)] : []),
+    layout.qaTestCases(sid, rid),
+  ];
+  const found = await Promise.all(paths.map(async (p) => (await exists(p)) ? p : null));
+  return found.filter((p): p is string => p !== null);
+}
+
 /** The task text; undefined when the request is not there to work from. */
 export async function workflowTask(
   input: TaskInput,
@@ -49,9 +79,9 @@ export async function workflowTask(
   const prd = state.requests.prd;
   if (!prd) return undefined;
   const peaks = (...words: string[]) => peaksLine(project.root, [...words, ...input.sessionWords]);
-  const head = `Request ${rid} (type ${prd.meta.type}). The PRD: \`${
-    peaks("request", "show", rid, "--role", "prd")
-  }\`.`;
+  const head = `Request ${rid} (type ${prd.meta.type}). The PRD: ${
+    displayPath(project.root, project.layout.request(sessionId, "prd", rid))
+  }.`;
   switch (role) {
     case "rd":
       return await rdTask(input, state, head);
@@ -72,18 +102,15 @@ async function rdTask(input: TaskInput, state: WorkflowState, head: string) {
   if (!rd) return undefined;
   const slices = await currentSliceRun(project, sessionId, rid, state.records, rd.meta.updatedAt);
   const { layout } = project;
-  const read = await existing(project, [
-    layout.rdTechDoc(sessionId, rid),
-    layout.rdBugAnalysis(sessionId, rid),
-    layout.uiDesignDraft(sessionId, rid),
-    layout.qaTestCases(sessionId, rid),
-  ]);
+  const prdPath = layout.request(sessionId, "prd", rid);
+  const read = (await rdReads(project, sessionId, rid)).filter((p) => p !== prdPath)
+    .map((p) => displayPath(project.root, p));
   const rework = qa?.meta.state === "verdict-issued" && qa.meta.verdict === "return-to-rd";
   const gate = await gateRequirements(project, sessionId, rd.meta, "qa-handoff");
   const merged = slices?.complete
     ? `RD's implementation slices (${
       slices.nodes.join(", ")
-    }) are merged into the project as uncommitted changes. You review the merged change as one: read all of it (\`git status --short --untracked-files=all\`, \`git diff\`; new files show as ??), make the slices fit together where they do not, and run the project's tests.`
+    }) are merged into the project as uncommitted changes. You review the merged change as one: read all of it (\`git status --short --untracked-files=all\`, \`git diff\`: the files the slices added are intent-to-add, so it shows them; other new files show as ??), make the slices fit together where they do not, and run the project's tests.`
     : undefined;
   return [
     merged ? `${merged} ${head}` : `You implement it as RD. ${head}`,
@@ -103,14 +130,34 @@ async function rdTask(input: TaskInput, state: WorkflowState, head: string) {
   ].join("\n\n");
 }
 
+/** A re-test's brief says so: which run, what changed since the last, and how the report grows. */
+function retestLead(project: Project, input: TaskInput, round: string, head: string): string {
+  const { sessionId, rid } = input;
+  const report = displayPath(project.root, project.layout.qaTestReport(sessionId, rid));
+  const review = displayPath(project.root, project.layout.rdCodeReview(sessionId, rid));
+  return [
+    `You re-test it as QA: re-test ${round} (test run ${Number(round) + 1}). ${head}`,
+    `What changed: your last run returned the work to RD with the failures listed in ${report}; RD repaired them since (its review of the repair: ${review}; the repair is in the diff). Run every case again, the ones that failed first.`,
+    `Keep the earlier runs in ${report}: do not rewrite them. Add the section \`${
+      retestHeading(round)
+    }\` at its end: what changed, then each case's result in this run.`,
+  ].join("\n");
+}
+
 async function qaTask(input: TaskInput, requests: Requests, head: string) {
   const { project, sessionId, rid } = input;
   const qa = requests.qa;
   if (!qa) return undefined;
-  const read = await existing(project, [project.layout.qaTestCases(sessionId, rid)]);
+  const round = qa.meta.state === "running" ? qa.meta.reworkRound : undefined;
+  const read = await existing(project, [
+    project.layout.qaTestCases(sessionId, rid),
+    ...(round
+      ? [project.layout.qaTestReport(sessionId, rid), project.layout.rdCodeReview(sessionId, rid)]
+      : []),
+  ]);
   const gate = await gateRequirements(project, sessionId, qa.meta, "verdict-issued");
   return [
-    `You test it as QA. ${head}`,
+    round ? retestLead(project, input, round, head) : `You test it as QA. ${head}`,
     `Read${
       read.length ? `:\n${readList(read)}\n` : " "
     }the change: \`git status --short --untracked-files=all\` and \`git diff\` (new files are listed with ??; read them too).`,

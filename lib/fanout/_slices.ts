@@ -97,7 +97,6 @@ function hostBlock(project: Project, projectRel: string, node: string, facts: No
   return [
     "## Your worktree (isolated slice)",
     where,
-    '- In your return JSON add "worktree": "<the absolute path `git rev-parse --show-toplevel` prints in your directory>".',
     ...rules(project, node, facts),
   ].join("\n");
 }

@@ -30,6 +30,7 @@ import {
   type Surroundings,
 } from "../dispatch/runtime_args.ts";
 import type { DagDetached } from "./_detached.ts";
+import { rdReads } from "../dispatch/workflow_task.ts";
 import { alreadyDispatched, batchConflict } from "./_refusals.ts";
 import type { DagCall } from "./_call.ts";
 import { isoTime } from "../infra/ids.ts";
@@ -73,12 +74,13 @@ export async function prepareWave(
       around.set(requestId, readSurroundings(ctx, project, call.session.sessionId, requestId));
     }
     try {
+      const plan = isolation?.(node.id, requestId);
       return await prepareNode(call, node, requestId, around.get(requestId)!, {
         detached,
         now,
         step,
-        section: readRoleSection(ctx, node.role),
-        isolation: isolation?.(node.id, requestId),
+        section: readRoleSection(ctx, node.role, { slice: plan !== undefined }),
+        isolation: plan,
         tuning,
       });
     } catch (error) {
@@ -107,7 +109,7 @@ async function prepareNode(
 ): Promise<PreparedDispatch> {
   const { project, sessionId } = call.session;
   const role = assertRole(node.role);
-  const [text, around, artifacts] = await Promise.all([
+  const [text, around, artifacts, read] = await Promise.all([
     nodePrompt(project, node),
     surroundings,
     declareArtifactsLazily(
@@ -116,6 +118,10 @@ async function prepareNode(
       node.artifacts ?? [],
       (raw) => guardPath(project.root, project.root, raw, { flag: "from-dag" }),
     ),
+    // An RD slice reads its request's files from the main project, by absolute path.
+    wave.isolation && role.split("-")[0] === "rd"
+      ? rdReads(project, sessionId, requestId)
+      : Promise.resolve([]),
   ]);
   const runtime = runtimeArgs(project, {
     sessionId,
@@ -126,6 +132,7 @@ async function prepareNode(
     ide: call.detected.ide.id,
     heartbeatIntervalSec: call.flags["heartbeat-interval"],
     declaredArtifacts: artifacts.declared,
+    ...(wave.isolation ? { slice: { node: node.id, read } } : {}),
   }, around);
   runtime.roleSection = await wave.section;
   return await prepareDispatch({

@@ -12,6 +12,7 @@ import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import type { DispatchRecord } from "../record/record.ts";
 import { hashFile } from "../infra/fs/hash.ts";
+import { isAbsolute, join } from "../infra/std.ts";
 import { sliceCommits } from "../slice/audit.ts";
 
 export interface ArtifactCheck {
@@ -40,22 +41,41 @@ async function resolveInside(project: Project, raw: string): Promise<string | un
   }
 }
 
+const isFile = (path: string) => Deno.stat(path).then((i) => i.isFile, () => false);
+
 async function checkOne(
   project: Project,
   raw: string,
   sha256: string | null,
+  unmerged: string | null,
 ): Promise<ArtifactCheck> {
   const path = await resolveInside(project, raw);
   if (!path) return { path: raw, state: "outside-project", registered: sha256 !== null };
   const shown = displayPath(project.root, path);
   // Existence needs no read; a registered hash is checked by streaming the file.
   if (sha256 === null) {
-    const present = await Deno.stat(path).then((i) => i.isFile, () => false);
+    const present = await isFile(path) || await inWorktree(unmerged, shown);
     return { path: shown, state: present ? "ok" : "missing", registered: false };
   }
   const measured = await hashFile(path).catch(() => undefined);
   if (!measured) return { path: shown, state: "missing", registered: true };
   return { path: shown, state: measured.sha256 === sha256 ? "ok" : "changed", registered: true };
+}
+
+/**
+ * A product file a slice returned that is not merged yet (its slice waits for the ones before it,
+ * or is in conflict) is where the slice left it, in its worktree. peaks' own files never are.
+ */
+async function inWorktree(unmerged: string | null, shown: string): Promise<boolean> {
+  if (!unmerged || isAbsolute(shown) || shown.startsWith(".peaks/")) return false;
+  // Written by the sub-agent: looked at, never followed through a link.
+  return await Deno.lstat(join(unmerged, shown)).then((i) => i.isFile, () => false);
+}
+
+/** The project folder of a slice's worktree while its change is not in the main tree. */
+function unmergedDir(record: DispatchRecord): string | null {
+  const wt = record.worktree;
+  return wt && wt.state !== "merged" ? wt.projectDir : null;
 }
 
 export async function auditRecord(
@@ -70,7 +90,9 @@ export async function auditRecord(
     if (!wanted.has(key)) wanted.set(key, null);
   }
   const [artifacts, commits, inWorktree] = await Promise.all([
-    Promise.all([...wanted].map(([path, sha]) => checkOne(project, path, sha))),
+    Promise.all(
+      [...wanted].map(([path, sha]) => checkOne(project, path, sha, unmergedDir(record))),
+    ),
     record.gitHead ? commitsSince(project.root, record.gitHead) : Promise.resolve(undefined),
     record.worktree ? sliceCommits(project, record) : Promise.resolve(undefined),
   ]);

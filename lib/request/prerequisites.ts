@@ -103,6 +103,9 @@ export async function gateRequirements(
   to: string,
 ): Promise<Requirement[]> {
   const requirements = requirementsFor(project.layout, sid, meta.role, meta.type, meta.rid, to);
+  if (meta.role === "qa" && to === "verdict-issued") {
+    return await retest(project, sid, meta, requirements);
+  }
   if (meta.role !== "rd" || to !== "qa-handoff" || requirements.length === 0) return requirements;
   const qa = await readRequest(project, sid, "qa", meta.rid).catch(() => undefined);
   if (qa?.meta.state !== "verdict-issued" || qa.meta.verdict !== "return-to-rd") {
@@ -110,4 +113,30 @@ export async function gateRequirements(
   }
   const at = qa.meta.updatedAt;
   return requirements.map((r) => ({ ...r, newerThan: { at, event: "QA's return-to-rd verdict" } }));
+}
+
+/**
+ * A QA re-test keeps the earlier runs in its report and adds its own section, `## Re-test <n>`,
+ * written after the re-test began: the report of an earlier run does not pass for this one.
+ */
+async function retest(
+  project: Project,
+  sid: string,
+  meta: Pick<RequestMeta, "rid">,
+  requirements: Requirement[],
+): Promise<Requirement[]> {
+  const qa = await readRequest(project, sid, "qa", meta.rid).catch(() => undefined);
+  const round = qa?.meta.reworkRound;
+  if (!qa || !round || qa.meta.state !== "running") return requirements;
+  const event = `the start of QA's re-test ${round}`;
+  return requirements.map((r) => ({
+    ...r,
+    headings: [...r.headings, retestHeading(round)],
+    newerThan: { at: qa.meta.updatedAt, event },
+  }));
+}
+
+/** The section a QA re-test adds to its report. */
+export function retestHeading(round: string | number): string {
+  return `## Re-test ${round}`;
 }

@@ -174,6 +174,27 @@ async function writeTemps(
 }
 
 /**
+ * The new files a merge wrote, marked intent-to-add (`git add -N`): no content is staged, but
+ * `git diff` shows them, and a later repair of them, where an untracked file would show nothing.
+ * Ignored files stay as they are. A failure here changes nothing of the merge.
+ */
+async function intendToAdd(place: RepoPlace, files: string[]): Promise<void> {
+  if (!files.length) return;
+  const untracked = await runGit(place.toplevel, [
+    "--literal-pathspecs",
+    "ls-files",
+    "-z",
+    "--others",
+    "--exclude-standard",
+    "--",
+    ...files,
+  ]);
+  const fresh = untracked.ok ? untracked.out.split("\0").filter(Boolean) : [];
+  if (!fresh.length) return;
+  await runGit(place.toplevel, ["--literal-pathspecs", "add", "--intent-to-add", "--", ...fresh]);
+}
+
+/**
  * Applies `patch` (limited to `files`) to the main tree's working files, all
  * of them or none. `ok: false` leaves every file as it was.
  */
@@ -194,6 +215,7 @@ export async function applyAtomically(
         await Deno.remove(join(place.toplevel, ...file.split("/"))).catch(() => {});
       }
     }
+    await intendToAdd(place, files.filter((f) => entries.has(f)));
     return { ok: true, err: "" };
   } catch (error) {
     for (const [temp] of temps) await Deno.remove(temp).catch(() => {});

@@ -136,9 +136,9 @@ export async function playSubAgent(ctx: Context, prompt: string): Promise<string
     );
   }
   const share = commandIn(text, "peaks sub-agent share", [".completed"]);
-  await run(fill(share, { "artefact metas JSON": JSON.stringify(written) }));
+  await run(fill(share, { "path of each artefact you registered": written.join('","') }));
   await run(commandIn(text, "peaks sub-agent heartbeat", ["--status done"]));
-  return returnJson(ctx, brief, [...written, ...product]);
+  return returnJson(ctx, brief, written, { product, worktree: slice?.dir });
 }
 
 /**
@@ -212,11 +212,27 @@ function sectionText(role: string, line: string, verdict: string): string {
 }
 
 /** The brief's return JSON, filled in. */
-function returnJson(ctx: Context, brief: Brief, artefacts: string[]): string {
+function returnJson(
+  ctx: Context,
+  brief: Brief,
+  artefacts: string[],
+  change: { product: string[]; worktree?: string },
+): string {
   const line = brief.text.split("\n").find((l) => l.trim().startsWith(`{"role":`));
   if (!line) throw new WalkFailure("the brief shows no return JSON");
   const template = JSON.parse(line.trim());
-  const result = { ...template, artefacts, diffSummary: `${brief.role}: ${artefacts.join(", ")}` };
+  // artefacts are the registered peaks files; the product change is the diff, summarised.
+  const result = {
+    ...template,
+    artefacts,
+    diffSummary: `${brief.role}: ${[...artefacts, ...change.product].join(", ")}`,
+  };
+  if ("worktree" in template) {
+    if (!change.worktree) {
+      throw new WalkFailure("the return JSON asks for a worktree outside a slice");
+    }
+    result.worktree = change.worktree;
+  }
   if ("verdict" in template) result.verdict = ctx.scenario.verdicts[ctx.round] ?? "pass";
   return JSON.stringify(result);
 }

@@ -66,7 +66,9 @@ Deno.test("the blocks name the real record, cadence, batch and the no-commit rul
       `peaks sub-agent heartbeat --record ${RECORD} --project /work/app --status running`,
     ),
   );
-  assert(prompt.includes("at least every 20 seconds"));
+  // An LLM agent cannot keep a clock: it beats between its steps.
+  assert(prompt.includes("Beat between your steps"));
+  assert(!/every \d+ ?s(econds)?\b/.test(prompt), "no cadence an agent cannot keep");
   assert(prompt.includes("--status done --progress 100"));
   assert(prompt.includes("peaks sub-agent shared-read --batch batch-7 --project /work/app --json"));
   assert(prompt.includes("--key rd-planning.completed"));
@@ -76,6 +78,43 @@ Deno.test("the blocks name the real record, cadence, batch and the no-commit rul
   assert(prompt.includes("Do not call Skill(...)"));
   assert(prompt.includes("`peaks skill presence:set`"));
   assert(!prompt.includes("## MCP tool check"), "no MCP check in claude-code");
+});
+
+Deno.test("artefacts are the registered peaks files, not product code; only a slice names its worktree", () => {
+  const plain = composePrompt(args({ role: "rd" }), RECORD, "x");
+  assertMatch(
+    plain,
+    /artefacts lists the\s+files you registered under \.peaks\/ \(step 1\), never product code/,
+  );
+  assert(!plain.includes('"worktree"'));
+  const slice = composePrompt(args({ role: "rd", slice: { node: "api", read: [] } }), RECORD, "x");
+  const line = slice.split("\n").find((l) => l.trim().startsWith('{"role":'))!;
+  assert("worktree" in JSON.parse(line.trim()), line);
+});
+
+Deno.test("parallel slices of one role each have their own channel keys; a slice sees peaks' files by absolute path", () => {
+  const root = "/srv/shop";
+  const slice = (node: string) =>
+    composePrompt(
+      args({
+        projectRoot: root,
+        role: "rd",
+        slice: { node, read: [`${root}/.peaks/_runtime/s/rd/tech-doc-r1.md`] },
+      }),
+      RECORD,
+      "x",
+    );
+  const a = slice("api");
+  assert(a.includes("--key rd.api.completed"));
+  assert(a.includes("--key rd.api.found-blocker"));
+  assert(slice("page").includes("--key rd.page.completed"));
+  assert(keyGlob("*.completed").test("rd.api.completed"));
+  assert(a.includes(`- Dispatch record: ${root}/${RECORD}`));
+  assert(a.includes(`--record ${root}/${RECORD}`));
+  assertMatch(a, /## Read first[^\n]*\n- \/srv\/shop\/\.peaks\/_runtime\/s\/rd\/tech-doc-r1\.md/);
+  // UI slices keep UI's blocker key, with the node.
+  const ui = composePrompt(args({ role: "ui", slice: { node: "p", read: [] } }), RECORD, "x");
+  assert(ui.includes("--key ui.p.design-blocker"));
 });
 
 Deno.test("UI posts design blockers under ui.design-blocker", () => {

@@ -330,14 +330,15 @@ async function cleanTree(sub: string) {
   assertEquals(listed, [`worktree ${repo}`]);
   assertEquals(await git("branch", "--list", "worktree-agent-*"), "");
   assertEquals(await Array.fromAsync(Deno.readDir(hostDir)), []);
-  // Working-tree changes only: nothing committed, nothing staged.
+  // Working-tree changes only: nothing committed, nothing staged; the merged files are
+  // intent-to-add, so git diff shows them.
   assertEquals(await git("rev-parse", "HEAD"), head);
   assertEquals(await git("diff", "--cached", "--name-only"), "");
   assertEquals(
     await status(),
     [
+      ...SLICES.map((s) => ` A ${at(s.file)}\n`),
       `?? ${at(".claude/settings.local.json")}\n`,
-      ...SLICES.map((s) => `?? ${at(s.file)}\n`),
     ].join(""),
   );
 }
@@ -468,13 +469,13 @@ async function dirtyTree(sub: string) {
   assertEquals(await Array.fromAsync(Deno.readDir(hostRoot)), []);
   assertEquals(await git("rev-parse", "HEAD"), head);
   assertEquals(await git("diff", "--cached", "--name-only"), "");
+  const tracked = [` M ${at("src/index.txt")}\n`, ...SLICES.map((s) => ` A ${at(s.file)}\n`)];
   assertEquals(
     await status(),
     [
-      ` M ${at("src/index.txt")}\n`,
+      ...tracked.sort((a, b) => a.slice(3).localeCompare(b.slice(3))),
       `?? ${at(".claude/settings.local.json")}\n`,
       `?? ${at("NOTES.md")}\n`,
-      ...SLICES.map((s) => `?? ${at(s.file)}\n`),
     ].join(""),
   );
 }

@@ -133,9 +133,15 @@ Deno.test("the skills say when to slice the implementation and how to read a sli
   assertMatch(planning, /Slice only when the change splits into parts that touch different files/);
   assertMatch(planning, /rd\/slices-<rid>\.json/);
   assertMatch(planning, /peaks swarm slices --rid <rid> --json/);
+  // A slice's brief carries its own section, with one instruction on the code review; RD's
+  // plain brief carries none of the slice's text.
   const rd = sectionFor(rdSkill, "rd")!.body.replace(/\s+/g, " ");
-  assertMatch(rd, /### As an isolated slice/);
-  assertMatch(rd, /Skip the code review/);
+  const slice = sectionFor(rdSkill, "rd slice")!.body.replace(/\s+/g, " ");
+  assertMatch(rd, /write `rd\/code-review-<rid>\.md`/);
+  assert(!/slice/i.test(rd), rd);
+  assertMatch(slice, /Write no code review/);
+  assert(!/code-review/.test(slice), slice);
+  assertMatch(slice, /`worktree`/);
   assertMatch(code, /peaks swarm slices --rid <rid> --json/);
   assertMatch(code, /`SLICES_PENDING`/);
   assertMatch(slices, /SLICE_CONFLICT/);

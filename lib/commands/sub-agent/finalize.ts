@@ -3,7 +3,7 @@ import { flag } from "../../infra/command/flag.ts";
 import { PeaksError, usageError, type Warning } from "../../infra/errors.ts";
 import { displayPath } from "../../workspace/paths.ts";
 import { type Project, resolveProject } from "../../workspace/project.ts";
-import type { DispatchRecord, SubAgentResult } from "../../record/record.ts";
+import { type DispatchRecord, readRecord, type SubAgentResult } from "../../record/record.ts";
 import { checkState, loadSchemas, stateSchema } from "../../infra/shape/lazy.ts";
 import { SUB_AGENT_RESULT_SHAPE } from "../../state/shapes.ts";
 import { finalizeRecord } from "../../record/terminal.ts";
@@ -13,7 +13,8 @@ import { auditRecord, type RecordAudit } from "../../finalize/audit.ts";
 import { runningSlice, selectTargets, type Skipped } from "../../finalize/targets.ts";
 import type { Ctx } from "../../infra/command/ctx.ts";
 import { withoutEmpty } from "../../infra/command/lean.ts";
-import { CHANGES_SHOWN, workingTreeChanges } from "../../infra/git.ts";
+import { workingTreeChanges } from "../../infra/git.ts";
+import { reviewChanges } from "../../finalize/changes.ts";
 import { resolveSession, type SessionContext } from "../../session/session.ts";
 import { nextStep, stepActions, stepData } from "../../workflow/next.ts";
 import { followPhase } from "../../workflow/follow.ts";
@@ -92,7 +93,9 @@ export default defineCommand({
     "record.result, and marks them disposed. A record that is already terminal keeps its status; the audit " +
     "runs again. The audit warns ARTIFACT_MISSING / ARTIFACT_CHANGED for artefacts that vanished or changed " +
     "after registration, and UNAUTHORIZED_COMMIT for commits on the branch since the record's gitHead. " +
-    "Swarm siblings share a request id, so finalize them by --record. --outcome cancelled on a live detached " +
+    "data.audit.changes lists the working tree's changes since the dispatch; files peaks wrote (peaksFiles) and " +
+    "files last written before the dispatch (beforeDispatch) are counted, not listed. An isolated slice is merged " +
+    "back first, then audited. Swarm siblings share a request id, so finalize them by --record. --outcome cancelled on a live detached " +
     "record also stops its vendor through its supervisor (data.finalized[].detached).",
   flags: {
     record: flag.string("One record.", { placeholder: "<path>", max: 4096 }),
@@ -148,7 +151,7 @@ export default defineCommand({
     const warnings: Warning[] = [];
     const finalized: Record<string, unknown>[] = [];
     const skipped: Skipped[] = [...targets.skipped];
-    const audits: { audit: RecordAudit; record: DispatchRecord }[] = [];
+    const audits: Audited[] = [];
     const slices: Array<{ path: string; record: DispatchRecord }> = [];
     for (const path of targets.paths) {
       const running = await runningSlice(project, path, flags);
@@ -170,38 +173,37 @@ export default defineCommand({
       if (closed.after.worktree) {
         const { attachHostWorktree } = await import("../../slice/finalize.ts");
         closed.after = await attachHostWorktree(ctx, project, path, closed.after, flags.worktree);
+        // Audited once merged back: a slice's files reach the main tree only then.
         slices.push({ path, record: closed.after });
+        continue;
       }
-      const { audit, warnings: found } = await auditRecord(project, path, closed.after);
-      audits.push({ audit, record: closed.after });
-      warnings.push(...found);
+      warnings.push(...await auditInto(project, path, closed.after, audits));
     }
     warnings.push(...skipped.map(skippedWarning));
-    const count = (code: string) => warnings.filter((w) => w.code === code).length;
-    const data: Record<string, unknown> = {
-      finalized,
-      skipped,
-      audit: {
-        artifactsMissing: count("ARTIFACT_MISSING") || undefined,
-        artifactsChanged: count("ARTIFACT_CHANGED") || undefined,
-        unauthorizedCommits: audits.reduce(
-          (n, a) => n + (a.audit.commits?.length ?? 0) + (a.audit.worktreeCommits?.length ?? 0),
-          0,
-        ) || undefined,
-      },
-    };
-    // Slices merge back first: the change left for review and the next step come after.
-    if (slices.length) await settleSlices(ctx, project, slices, { data, warnings });
+    const data: Record<string, unknown> = { finalized, skipped };
+    // Slices merge back first: the audit of their files, the change left for review and the next
+    // step come after.
+    if (slices.length) {
+      await settleSlices(ctx, project, slices, { data, warnings }, async () => {
+        for (const slice of slices) {
+          const merged = await readRecord(slice.path).catch(() => undefined) ?? slice.record;
+          warnings.push(...await auditInto(project, slice.path, merged, audits));
+        }
+        data.audit = auditCounts(warnings, audits);
+      });
+    }
+    data.audit = auditCounts(warnings, audits);
     const [changes, following] = await Promise.all([
       workingTreeChanges(project.root),
       finalized.length === 1 ? afterFinalize(ctx, project, audits[0].record) : undefined,
     ]);
     // The change left for review, new files included: `git diff` alone misses those.
-    const review = shownChanges(changes);
+    const review = await reviewChanges(project.root, changes, dispatchedAt(audits));
     data.audit = withoutEmpty({
       ...data.audit as Record<string, unknown>,
       changes: review.changes,
       peaksFiles: review.peaksFiles || undefined,
+      beforeDispatch: review.beforeDispatch || undefined,
     });
     return {
       data: withoutEmpty({ ...data, ...(following ? stepData(following) : {}) }),
@@ -229,30 +231,6 @@ function skippedWarning(skip: Skipped): Warning {
     }`,
     recordPath: skip.recordPath,
   };
-}
-
-/**
- * The change left for review: the sub-agent's files first (up to CHANGES_SHOWN), then one count of
- * the files peaks itself writes (installed skills, Claude Code settings, the standards blocks in
- * CLAUDE.md and AGENTS.md), so they do not bury the sub-agent's change.
- */
-function shownChanges(changes: string[] | null | undefined) {
-  if (!changes) return { changes: undefined, peaksFiles: 0, lines: [] };
-  const ours =
-    /^(\.(claude|agents|trae)\/skills\/(peaks-[^/]+\/|\.peaks-skills-manifest\.json$)|\.claude\/settings(\.local)?\.json$|(CLAUDE|AGENTS)\.md$)/;
-  const path = (line: string) => line.slice(3).replace(/^"|"$/g, "").split(" -> ").at(-1)!;
-  const theirs = changes.filter((line) => !ours.test(path(line)));
-  const peaksFiles = changes.length - theirs.length;
-  const shown = theirs.length > CHANGES_SHOWN
-    ? [...theirs.slice(0, CHANGES_SHOWN), `... ${theirs.length - CHANGES_SHOWN} more`]
-    : theirs;
-  const note = peaksFiles
-    ? [`${peaksFiles} file(s) peaks wrote (skills, settings, CLAUDE.md/AGENTS.md), not listed`]
-    : [];
-  const lines = shown.length || peaksFiles
-    ? ["working tree:", ...[...shown, ...note].map((c) => `  ${c}`)]
-    : [];
-  return { changes: shown, peaksFiles, lines };
 }
 
 /** The workflow's next step for the finalized record's request; presence follows it. */
@@ -291,17 +269,54 @@ function boundedWarnings(warnings: Warning[]): Warning[] {
   return kept;
 }
 
-/** Merges the finalized slices back in DAG order; a conflict refuses with everything finalize did. */
+type Audited = { audit: RecordAudit; record: DispatchRecord };
+
+/** The earliest dispatch among the finalized records (ms). */
+function dispatchedAt(audits: Audited[]): number | undefined {
+  const times = audits.map((a) => Date.parse(a.record.createdAt)).filter(Number.isFinite);
+  return times.length ? Math.min(...times) : undefined;
+}
+
+/** Audits one record into `audits`; returns its warnings. */
+async function auditInto(
+  project: Project,
+  path: string,
+  record: DispatchRecord,
+  audits: Audited[],
+): Promise<Warning[]> {
+  const { audit, warnings } = await auditRecord(project, path, record);
+  audits.push({ audit, record });
+  return warnings;
+}
+
+function auditCounts(warnings: Warning[], audits: Audited[]): Record<string, unknown> {
+  const count = (code: string) => warnings.filter((w) => w.code === code).length;
+  return {
+    artifactsMissing: count("ARTIFACT_MISSING") || undefined,
+    artifactsChanged: count("ARTIFACT_CHANGED") || undefined,
+    unauthorizedCommits: audits.reduce(
+      (n, a) => n + (a.audit.commits?.length ?? 0) + (a.audit.worktreeCommits?.length ?? 0),
+      0,
+    ) || undefined,
+  };
+}
+
+/**
+ * Merges the finalized slices back in DAG order, then audits them (`merged`); a conflict refuses
+ * with everything finalize did.
+ */
 async function settleSlices(
   ctx: Ctx,
   project: Project,
   slices: Array<{ path: string; record: DispatchRecord }>,
   out: { data: Record<string, unknown>; warnings: Warning[] },
+  merged: () => Promise<void>,
 ): Promise<void> {
   const { settleFinalized, sliceConflict } = await import("../../slice/finalize.ts");
   const settled = await settleFinalized(ctx, project, slices);
   out.warnings.push(...settled.warnings);
   out.data.slices = settled.steps;
+  await merged();
   const shown = slices.map((s) => displayPath(project.root, s.path));
   const refusal = sliceConflict(project, settled.steps, shown, out.data);
   if (refusal) {

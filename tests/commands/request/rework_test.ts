@@ -38,7 +38,15 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
     await transition(ws, "rd", "r2", state);
   }
   await transition(ws, "qa", "r2", "running");
+  let report = "## Test execution\n\n- TC1 failed\n";
   for (let round = 1; round <= 3; round++) {
+    if (round > 1) {
+      // A re-test's verdict needs its own section of the report, written during the re-test.
+      const early = await transition(ws, "qa", "r2", "verdict-issued", "--verdict", "return-to-rd");
+      assertEquals([early.code, early.json.code], [3, "PREREQUISITES_MISSING"], early.stdout);
+      report += `\n## Re-test ${round - 1}\n\n- TC1 failed again\n`;
+      await ws.write("qa/test-reports/r2.md", report);
+    }
     const verdict = await transition(ws, "qa", "r2", "verdict-issued", "--verdict", "return-to-rd");
     assertEquals(verdict.code, 0, verdict.stdout);
     const [back] = verdict.json.nextActions;
@@ -59,6 +67,7 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
     assertMatch(text, new RegExp(`\\nreworkRound: ${round}\\n`));
     assertEquals(/\nverdict:/.test(text), false, "the old verdict is cleared for the re-test");
   }
+  await ws.write("qa/test-reports/r2.md", `${report}\n## Re-test 3\n\n- TC1 failed\n`);
   await transition(ws, "qa", "r2", "verdict-issued", "--verdict", "return-to-rd");
   const limit = await transition(ws, "qa", "r2", "running");
   assertEquals(limit.code, 3);
