@@ -5,7 +5,8 @@
  * one that passes is reported so the entry can go.
  */
 import { EXPECTED_FAILURES, scenario, WALKS } from "./catalog.ts";
-import { formatSummary, walkScenario, walkSession } from "./walker.ts";
+import { formatSummary, type WalkReport, walkScenario, walkSession } from "./walker.ts";
+import { WalkFailure } from "./walk.ts";
 
 const chosen = Deno.args.length ? Deno.args : WALKS;
 let failed = false;
@@ -16,6 +17,9 @@ for (const name of chosen) {
     console.log(formatSummary(report));
     if (pending) console.log(`${name}: passes; take it off EXPECTED_FAILURES (${pending})`);
   } catch (error) {
+    if (error instanceof WalkFailure && error.partial) {
+      console.log(`${formatSummary(error.partial as WalkReport)}\n  (up to the failure below)`);
+    }
     const text = error instanceof Error ? (pending ? error.message : error.stack) : String(error);
     if (pending) {
       console.log(`${name}: expected failure (${pending})\n  ${text}`);

@@ -28,7 +28,10 @@ export interface CallRecord {
   bytes: number;
 }
 
-export class WalkFailure extends Error {}
+export class WalkFailure extends Error {
+  /** The walk's figures up to the failure (a `WalkReport`), for the report of a failed walk. */
+  partial?: unknown;
+}
 
 /**
  * A nextAction as a shell would run it. peaks quotes only with '…' and backslashes; a double quote,

@@ -12,7 +12,7 @@ import { Orchestrator } from "./orchestrator.ts";
 import { readSkill } from "./skill.ts";
 import type { Scenario } from "./scenarios.ts";
 import { expectedMilestones, SESSION } from "./catalog.ts";
-import { type CallRecord, type Envelope, Walk } from "./walk.ts";
+import { type CallRecord, type Envelope, Walk, WalkFailure } from "./walk.ts";
 
 export interface WalkOptions {
   /**
@@ -88,13 +88,21 @@ async function walkRequests(
     walk.allowedWarnings = scenario.allowWarnings;
     const from = walk.calls.length;
     const skillFrom = walk.skillBytes;
-    const orchestrator = new Orchestrator(walk, skill, scenario);
-    orchestrator.sessionId = sid;
-    if (!sid) await orchestrator.startup();
-    sid = orchestrator.sessionId;
-    if (await orchestrator.workflow() === "lost") {
-      walk.conversation++;
-      await new Orchestrator(walk, skill, scenario).resume();
+    try {
+      const orchestrator = new Orchestrator(walk, skill, scenario);
+      orchestrator.sessionId = sid;
+      if (!sid) await orchestrator.startup();
+      sid = orchestrator.sessionId;
+      if (await orchestrator.workflow() === "lost") {
+        walk.conversation++;
+        await new Orchestrator(walk, skill, scenario).resume();
+      }
+    } catch (error) {
+      // What was measured up to the failure, the failing request's share included.
+      const span = { name: `${scenario.name} (failed)`, from, to: walk.calls.length };
+      requests.push({ ...span, skillBytes: walk.skillBytes - skillFrom });
+      if (error instanceof WalkFailure) error.partial = report(name, walk, requests);
+      throw error;
     }
     requests.push({
       name: scenario.name,
