@@ -6,7 +6,8 @@
  * the session of three requests with a resume) are measured alongside.
  */
 import { scenario, WALKS } from "../tests/agent/catalog.ts";
-import { summarize, walkScenario, walkSession } from "../tests/agent/walker.ts";
+import { summarize, type WalkReport, walkScenario, walkSession } from "../tests/agent/walker.ts";
+import { WalkFailure } from "../tests/agent/walk.ts";
 import type { WalkCost } from "./report.ts";
 
 /** A failure's first line, without the temporary project's path. */
@@ -31,7 +32,16 @@ async function others(): Promise<NonNullable<WalkCost["others"]>> {
         skillBytes: report.skillBytes,
       });
     } catch (error) {
-      out.push({ name, calls: 0, bytes: 0, skillBytes: 0, failure: reason(error) });
+      // A failed walk's figures are those up to its failure.
+      const partial = error instanceof WalkFailure ? error.partial as WalkReport : undefined;
+      const s = partial && summarize(partial);
+      out.push({
+        name,
+        calls: s?.orchestratorCalls ?? 0,
+        bytes: s?.orchestratorBytes ?? 0,
+        skillBytes: partial?.skillBytes ?? 0,
+        failure: reason(error),
+      });
     }
   }
   return out;

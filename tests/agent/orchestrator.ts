@@ -324,6 +324,7 @@ export class Orchestrator {
     const command = choose && refusal.data?.conflicts?.[0]?.commands?.[choose];
     if (!command) throw new WalkFailure(`an unexpected conflict: ${refusal.message}`);
     this.walk.reached("rd:slice-conflict");
+    this.lastMilestone = "rd:slice-conflict";
     nextActionWords(command);
     return await this.run(command);
   }
@@ -344,6 +345,7 @@ export class Orchestrator {
       );
     }
     this.walk.reached("user:logged-in");
+    this.lastMilestone = "user:logged-in";
     const again = await this.run(
       ["peaks", "sub-agent", "dispatch", "ui", "--request-id", this.scenario.rid, "--json"],
     );
