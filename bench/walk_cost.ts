@@ -10,13 +10,12 @@ import { summarize, type WalkReport, walkScenario, walkSession } from "../tests/
 import { WalkFailure } from "../tests/agent/walk.ts";
 import type { WalkCost } from "./report.ts";
 
-/** A failure's first line, without the temporary project's path. */
+/** A failure's first two lines (the call and what it answered), without the temporary project's path. */
 function reason(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n")[0].replace(/\/\S*peaks-walk-[^/\s]*\/team-directory\/?/g, "").slice(
-    0,
-    300,
-  );
+  const [head, next] = text.split("\n");
+  return (next ? `${head.slice(0, 140)} → ${next.slice(0, 160)}` : head.slice(0, 300))
+    .replace(/\/\S*peaks-walk-[^/\s]*\/team-directory\/?/g, "");
 }
 
 async function others(): Promise<NonNullable<WalkCost["others"]>> {
