@@ -206,15 +206,19 @@ export class Orchestrator {
       }
       const path = join(this.walk.root, need.path);
       if (need.problem.includes("placeholder")) {
-        await fillPlaceholders(path, () => "as agreed with the user");
+        await fillPlaceholders(path, (token) => `${token}: ${this.scenario.title}`);
         continue;
       }
       await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
       const lines = need.lines?.length ? need.lines : ["## Impact"];
+      // What the orchestrator knows of the change: the product files the working tree shows.
+      const changed = (await this.walk.git("git status --short --untracked-files=all"))
+        .split("\n").map((l) => l.slice(3)).filter((f) => f && !/^(\.peaks|\.claude)\//.test(f));
+      const facts = changed.length ? changed.map((f) => `- ${f}`).join("\n") : "- no product file";
       await Deno.writeTextFile(
         path,
-        `# ${this.scenario.rid}\n\n${
-          lines.map((l) => `${l}\n\n- recorded by the orchestrator\n`).join("\n")
+        `# ${this.scenario.rid}: ${this.scenario.title}\n\n${
+          lines.map((l) => `${l}\n\n${facts}\n`).join("\n")
         }`,
       );
     }
