@@ -95,7 +95,13 @@ export interface WalkCost {
   orchestratorBytes: number;
   subAgentCalls: number;
   subAgentBytes: number;
+  /** Skill text the orchestrator read: SKILL.md and the references the walk opened. */
+  skillBytes?: number;
   failure?: string;
+  /** Every other walk of `deno task walk`: its figures, or why it failed. */
+  others?: Array<
+    { name: string; calls: number; bytes: number; skillBytes: number; failure?: string }
+  >;
 }
 
 const mib = (kb: number | null) => (kb === null ? "-" : (kb / 1024).toFixed(1));
@@ -358,8 +364,26 @@ export function renderMarkdown(report: Report): string {
       w.failure
         ? `Failed: ${cell(w.failure)}`
         : `\`deno task walk feature\`: the orchestrator made ${w.orchestratorCalls} peaks calls and read ` +
-          `${w.orchestratorBytes} bytes; its sub-agents made ${w.subAgentCalls} calls and read ${w.subAgentBytes} bytes.`,
+          `${w.orchestratorBytes} bytes; its sub-agents made ${w.subAgentCalls} calls and read ${w.subAgentBytes} bytes` +
+          (w.skillBytes === undefined
+            ? "."
+            : `; the skill text it read was ${w.skillBytes} bytes.`),
     );
+    if (w.others?.length) {
+      lines.push(
+        "",
+        ...table(
+          ["walk", "orchestrator calls", "bytes", "skill bytes", "result"],
+          w.others.map((o) => [
+            o.name,
+            String(o.calls),
+            String(o.bytes),
+            String(o.skillBytes),
+            o.failure ? cell(o.failure) : "txt finalized",
+          ]),
+        ),
+      );
+    }
   }
   if (report.plugin) {
     lines.push("", "## Skill tokens in Claude Code (plugin)", "", ...pluginSection(report.plugin));

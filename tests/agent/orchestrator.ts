@@ -8,9 +8,9 @@
  * and SC files); anything else means the chain sent it ahead of a role.
  */
 import { join } from "../../lib/infra/std.ts";
-import { REPO } from "../support/cli.ts";
 import type { Scenario } from "./scenarios.ts";
 import { fillPlaceholders, playSubAgent } from "./sub_agent.ts";
+import type { SkillSteps } from "./skill.ts";
 import {
   type Envelope,
   milestoneOf,
@@ -20,60 +20,6 @@ import {
   type Walk,
   WalkFailure,
 } from "./walk.ts";
-
-/** The `sh` lines of a skill section (from its heading to the next heading of the same level). */
-export function sectionCommands(markdown: string, heading: string): string[] {
-  const lines = markdown.split("\n");
-  const start = lines.findIndex((l) => l.trim() === heading);
-  if (start === -1) throw new WalkFailure(`the skill has no section "${heading}"`);
-  const level = heading.split(" ")[0];
-  const out: string[] = [];
-  let fenced = false;
-  for (const raw of lines.slice(start + 1)) {
-    if (!fenced && new RegExp(`^${level} `).test(raw)) break;
-    if (/^\s*```/.test(raw)) {
-      fenced = !fenced;
-      continue;
-    }
-    if (fenced && raw.trim()) out.push(raw.trim());
-  }
-  return out;
-}
-
-export interface SkillSteps {
-  startup: string[];
-  /** The two commands that start the workflow: create the PRD, lint it. */
-  start: string[];
-  /** The review and finalize of a returned sub-agent. */
-  review: string[];
-  header: string;
-  /** The decision point before RD's dispatch: the check for implementation slices. */
-  slicesCheck: string;
-  /** The review and finalize of a returned slice, in its worktree (references/slices.md). */
-  sliceReview: string[];
-}
-
-/** The command in backticks of the decision-point row that starts with `moment`. */
-function decisionCommand(markdown: string, moment: string): string {
-  const row = markdown.split("\n").find((l) => l.startsWith(`| ${moment}`));
-  const command = row && /`(peaks [^`]+)`/.exec(row.slice(row.indexOf("|", 2)))?.[1];
-  if (!command) throw new WalkFailure(`the skill's decision points have no row "${moment}"`);
-  return command;
-}
-
-export async function readSkill(): Promise<SkillSteps> {
-  const skill = join(REPO, "skills", "peaks-code");
-  const text = await Deno.readTextFile(join(skill, "SKILL.md"));
-  const slices = await Deno.readTextFile(join(skill, "references", "slices.md"));
-  return {
-    startup: sectionCommands(text, "## Startup (in order, one command each)"),
-    start: sectionCommands(text, "## The workflow").slice(0, 2),
-    review: sectionCommands(text, "### After each sub-agent returns"),
-    header: sectionCommands(text, "## Rules that hold at every step")[0],
-    slicesCheck: decisionCommand(text, "the nextAction is `swarm slices --rid <rid>`"),
-    sliceReview: sectionCommands(slices, "## 2. Finalize every slice"),
-  };
-}
 
 /** A skill's command line with its `<name>`s filled, word by word so a value stays one word. */
 function filled(template: string, values: Record<string, string>): string[] {
@@ -90,7 +36,6 @@ const OWNED = [/\/prd\/requests\//, /\/sc\//];
 
 export class Orchestrator {
   private values: Record<string, string>;
-  private dispatched: Record<string, number> = {};
   private last: Envelope = { ok: true };
   private lastMilestone = "";
 
@@ -128,12 +73,15 @@ export class Orchestrator {
   }
 
   async startup(): Promise<void> {
+    this.walk.phase = "startup";
+    this.walk.readSkillFile("SKILL.md", this.skill.files["SKILL.md"]);
     let info: Envelope = { ok: true };
     let mode: string | undefined;
     for (const template of this.skill.startup) {
       if (template.includes("preferences set --key swarmMode") && mode) continue;
       if (template.includes("session title") && info.data?.hasTitle) continue;
       const envelope = await this.run(filled(template, this.values));
+      if (template.includes("request list")) this.listed = envelope;
       if (template.includes("session info")) {
         info = envelope;
         this.values.sid = envelope.data.sessionId;
@@ -146,20 +94,69 @@ export class Orchestrator {
     }
   }
 
-  /** The PRD as the skill starts it, then the chain of nextActions to the end. */
-  async workflow(): Promise<void> {
+  /** The session this conversation started (a later request in it runs no startup again). */
+  get sessionId(): string | undefined {
+    return this.values.sid;
+  }
+
+  set sessionId(sid: string | undefined) {
+    if (sid) this.values.sid = sid;
+  }
+
+  /**
+   * The PRD as the skill starts it, then the chain of nextActions to the end. Answers "lost" when
+   * the conversation ends at the scenario's `resumeAfter` milestone (its context is gone).
+   */
+  async workflow(): Promise<"done" | "lost"> {
     this.walk.phase = "prd";
     const init = await this.run(filled(this.skill.start[0], this.values));
     await this.writePrd(join(this.walk.root, init.data.path));
-    let envelope = await this.run(filled(this.skill.start[1], this.values));
+    return await this.follow(await this.run(filled(this.skill.start[1], this.values)));
+  }
+
+  /**
+   * A new conversation: the startup list, then, from peaks output alone, the request still open
+   * (`request list`: no txt `finalized`) and its next step (the skill's "Resuming a session").
+   */
+  async resume(): Promise<"done" | "lost"> {
+    await this.startup();
+    const rows: Array<{ rid: string; role: string; state: string }> = this.listed?.data?.requests ??
+      [];
+    const done = new Set(
+      rows.filter((r) => r.role === "txt" && r.state === "finalized").map((r) => r.rid),
+    );
+    const open = [...new Set(rows.map((r) => r.rid))].filter((rid) => !done.has(rid));
+    if (open.length !== 1) {
+      throw new WalkFailure(`resume: request list shows ${open.length} open requests, not one`);
+    }
+    if (open[0] !== this.scenario.rid) {
+      throw new WalkFailure(`resume: the open request is ${open[0]}, not ${this.scenario.rid}`);
+    }
+    this.lastMilestone = this.walk.milestones.at(-1) ?? "";
+    return await this.follow(await this.run(filled(this.skill.resume, this.values)));
+  }
+
+  private listed?: Envelope;
+  /** Slice levels sent so far for this request. */
+  private sliceLevel = 0;
+
+  private async follow(start: Envelope): Promise<"done" | "lost"> {
+    let envelope = start;
     for (let step = 0; step < 200; step++) {
+      if (this.scenario.resumeAfter === this.lastMilestone && !this.walk.resumed) {
+        this.walk.resumed = true;
+        return "lost";
+      }
       if (envelope.data?.toolCall || envelope.data?.toolCalls) {
         envelope = await this.fanOut(envelope);
         continue;
       }
       if (envelope.data?.needsChoice) throw new WalkFailure("the mode needs no choice here");
       const next = envelope.nextActions?.[0];
-      if (!next) return this.finish(envelope);
+      if (!next) {
+        await this.finish(envelope);
+        return "done";
+      }
       nextActionWords(next);
       await this.produce(envelope.data?.needs ?? []);
       if (/--role prd --state confirmed-by-user/.test(next)) await this.header();
@@ -209,15 +206,19 @@ export class Orchestrator {
       }
       const path = join(this.walk.root, need.path);
       if (need.problem.includes("placeholder")) {
-        await fillPlaceholders(path, () => "as agreed with the user");
+        await fillPlaceholders(path, (token) => `${token}: ${this.scenario.title}`);
         continue;
       }
       await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
       const lines = need.lines?.length ? need.lines : ["## Impact"];
+      // What the orchestrator knows of the change: the product files the working tree shows.
+      const changed = (await this.walk.git("git status --short --untracked-files=all"))
+        .split("\n").map((l) => l.slice(3)).filter((f) => f && !/^(\.peaks|\.claude)\//.test(f));
+      const facts = changed.length ? changed.map((f) => `- ${f}`).join("\n") : "- no product file";
       await Deno.writeTextFile(
         path,
-        `# ${this.scenario.rid}\n\n${
-          lines.map((l) => `${l}\n\n- recorded by the orchestrator\n`).join("\n")
+        `# ${this.scenario.rid}: ${this.scenario.title}\n\n${
+          lines.map((l) => `${l}\n\n${facts}\n`).join("\n")
         }`,
       );
     }
@@ -240,50 +241,129 @@ export class Orchestrator {
   /** A dispatch envelope: show the hint, make every tool call at once, review and finalize each. */
   private async fanOut(envelope: Envelope): Promise<Envelope> {
     const data = envelope.data;
-    const calls: Array<{ name: string; args: { prompt: string } }> = data.toolCalls ??
-      [data.toolCall];
+    const calls: ToolCall[] = data.toolCalls ?? [data.toolCall];
     const records: string[] = data.records ?? [data.record];
     if (typeof data.orchestratorVisibleHint !== "string") throw new WalkFailure("no hint to show");
     if (calls.some((c) => typeof c.name !== "string" || !c.args?.prompt)) {
       throw new WalkFailure("a tool call without a tool name or prompt");
     }
-    const phase = this.walk.phase;
     // Implementation slices: each sub-agent works in its worktree, reviewed and finalized there.
     const slices: Array<{ record: string; worktree?: string }> | undefined = data.slices;
-    const returns = await Promise.all(calls.map((call) => {
-      if ((call.args as { isolation?: string }).isolation) {
-        throw new WalkFailure("a host-isolated tool call: the walker plays no host worktrees");
-      }
-      const role = /^([^\s:]+)(?::\S+)? for rid=/.exec(
-        String((call.args as { description?: string }).description),
-      )?.[1] ??
-        "";
-      const key = slices ? `${role} slice` : role;
-      const round = this.dispatched[key] ?? 0;
-      this.dispatched[key] = round + 1;
-      return playSubAgent(
-        { walk: this.walk, scenario: this.scenario, phase, round },
-        call.args.prompt,
+    if (slices) {
+      this.walk.readSkillFile("references/slices.md", this.skill.files["references/slices.md"]);
+    }
+    const hosted = calls.filter((c) => c.args.isolation === "worktree").length;
+    if (hosted && (!slices || hosted !== calls.length)) {
+      throw new WalkFailure("host isolation on a call that is not one of a level's slices");
+    }
+    if (hosted) this.walk.hostLevels++;
+    const level = slices ? (this.sliceLevel = this.sliceLevel + 1) : 0;
+    if (level === 1 && this.scenario.hostLevel1 && !hosted) {
+      const dirty = await this.walk.git("git status --short --untracked-files=all");
+      throw new WalkFailure(
+        `the first slice level should run in Claude Code's own worktrees, but peaks made them (${
+          (envelope.warnings ?? []).map((w) => w.code).join(", ") || "no warning"
+        }); the main tree: ${dirty.trim().split("\n").join("; ") || "clean"}`,
       );
-    }));
+    }
+    const returns = await Promise.all(calls.map((call) => this.play(call, Boolean(slices))));
     let last = envelope;
     for (let i = 0; i < calls.length; i++) {
-      const worktree = slices?.find((s) => s.record === records[i])?.worktree;
+      const worktree = returns[i].dir ?? slices?.find((s) => s.record === records[i])?.worktree;
       if (slices && !worktree) throw new WalkFailure(`slice ${records[i]} names no worktree`);
-      const values = {
-        ...this.values,
-        record: records[i],
-        "return-json": returns[i],
-        ...(worktree ? { worktree } : {}),
-      };
-      for (const template of slices ? this.skill.sliceReview : this.skill.review) {
-        if (template.startsWith("git ")) {
-          await this.walk.git(filled(template, values).join(" "));
-          continue;
-        }
-        last = await this.run(filled(template, values));
-      }
+      last = await this.review(records[i], returns[i], slices ? worktree : undefined);
     }
     return last;
   }
+
+  /** The host runs one tool call: in a new worktree of its own when the call asks for one. */
+  private async play(call: ToolCall, slice: boolean): Promise<Returned> {
+    const role = /^([^\s:]+)(?::\S+)? for rid=/.exec(String(call.args.description))?.[1] ?? "";
+    const key = `${this.scenario.rid} ${slice ? `${role} slice` : role}`;
+    const round = this.walk.rounds[key] ?? 0;
+    this.walk.rounds[key] = round + 1;
+    const dir = call.args.isolation === "worktree" ? await this.walk.hostWorktree() : undefined;
+    const json = await playSubAgent(
+      { walk: this.walk, scenario: this.scenario, phase: this.walk.phase, round, hostDir: dir },
+      call.args.prompt,
+    );
+    return { json, dir };
+  }
+
+  /**
+   * The skill's review and finalize of one return (a slice's in its worktree; a host-isolated one
+   * with `--worktree`); a `blocked` return is finalized failed with its reason, as the skill says.
+   */
+  private async review(record: string, returned: Returned, worktree?: string): Promise<Envelope> {
+    const parsed = JSON.parse(returned.json);
+    const values = {
+      ...this.values,
+      record,
+      "return-json": returned.json,
+      worktree: worktree ?? "",
+    };
+    let last = this.last;
+    for (const template of worktree ? this.skill.sliceReview : this.skill.review) {
+      if (template.startsWith("git ")) {
+        await this.walk.git(filled(template, values).join(" "));
+        continue;
+      }
+      const words = filled(template, values);
+      if (returned.dir) words.splice(words.indexOf("--json"), 0, "--worktree", returned.dir);
+      if (parsed.status === "blocked") {
+        const at = words.indexOf("--outcome");
+        const end = words.indexOf("--json");
+        words.splice(at, end - at, "--outcome", "failed", "--error", parsed.blockedReason);
+      }
+      last = await this.run(words, worktree ? ["SLICE_CONFLICT"] : []);
+      if (!last.ok) last = await this.decideConflict(last);
+    }
+    if (parsed.status === "blocked") last = await this.decideBlocked(parsed.blockedReason);
+    return last;
+  }
+
+  /** `SLICE_CONFLICT` at a slice's finalize: the scenario's choice among `data.conflicts[].commands`. */
+  private async decideConflict(refusal: Envelope): Promise<Envelope> {
+    const choose = this.scenario.conflict?.choose;
+    const command = choose && refusal.data?.conflicts?.[0]?.commands?.[choose];
+    if (!command) throw new WalkFailure(`an unexpected conflict: ${refusal.message}`);
+    this.walk.reached("rd:slice-conflict");
+    this.lastMilestone = "rd:slice-conflict";
+    nextActionWords(command);
+    return await this.run(command);
+  }
+
+  /**
+   * The decision table's row for a blocked return: the user logs in (the walker plays the answer),
+   * then that role is dispatched again.
+   */
+  private async decideBlocked(reason: string): Promise<Envelope> {
+    if (reason !== "login-required" || !this.skill.loginRow) {
+      throw new WalkFailure(
+        `a blocked return (${reason}) the skill's decision table has no row for`,
+      );
+    }
+    if (!/ask the user to log in/.test(this.skill.loginRow)) {
+      throw new WalkFailure(
+        `the login-required row does not say to ask the user: ${this.skill.loginRow}`,
+      );
+    }
+    this.walk.reached("user:logged-in");
+    this.lastMilestone = "user:logged-in";
+    const again = await this.run(
+      ["peaks", "sub-agent", "dispatch", "ui", "--request-id", this.scenario.rid, "--json"],
+    );
+    return await this.fanOut(again);
+  }
+}
+
+interface ToolCall {
+  name: string;
+  args: { prompt: string; description?: string; isolation?: string };
+}
+
+interface Returned {
+  json: string;
+  /** The host's worktree the sub-agent worked in, when the host isolated it. */
+  dir?: string;
 }

@@ -57,6 +57,28 @@ function allCommands(text: string, prefix: string): string[] {
     .filter((c) => c.startsWith(prefix) && !c.includes("<"));
 }
 
+/**
+ * The files a brief tells its sub-agent to read: the project scan of the runtime arguments and
+ * every entry of its "Read:" list (the first word of each, a path).
+ */
+export function namedFiles(text: string): string[] {
+  const out: string[] = [];
+  let inList = false;
+  for (const line of text.split("\n")) {
+    const scan = /^- Project scan: (\S+)/.exec(line);
+    if (scan) out.push(scan[1]);
+    if (/^Read:\s*$/.test(line)) {
+      inList = true;
+      continue;
+    }
+    if (!inList) continue;
+    const item = /^- `?([^\s`]+)`?/.exec(line);
+    if (item) out.push(item[1]);
+    else inList = false;
+  }
+  return out;
+}
+
 /** `- <path> (with the lines "## A" and "## B"; no <placeholder> left)` under "Deliver (…):". */
 export function deliverables(text: string): Array<{ path: string; lines: string[] }> {
   const out: Array<{ path: string; lines: string[] }> = [];
@@ -100,6 +122,8 @@ interface Context {
   phase: string;
   /** How many times this role was dispatched before (the repair loop's round). */
   round: number;
+  /** The worktree the host made for this call (Claude Code's `isolation: "worktree"`). */
+  hostDir?: string;
 }
 
 /** Plays one sub-agent; returns its final message, the return JSON. */
@@ -108,6 +132,12 @@ export async function playSubAgent(ctx: Context, prompt: string): Promise<string
   const brief = await readBrief(walk, prompt, phase);
   const text = brief.text;
   const run = (line: string) => walk.peaks(line, "sub-agent", phase);
+  const slice = isolatedSlice(ctx, brief);
+  // Every file the brief names to read, from where the sub-agent works (its worktree for a slice).
+  const named = new Map<string, string>();
+  for (const path of namedFiles(text)) {
+    named.set(path, await walk.readNamed(slice?.dir ?? walk.root, path, brief.role));
+  }
   const beat = commandIn(text, "peaks sub-agent heartbeat", ["--status running"]);
   await run(
     fill(beat, { "0-100": "10", stage: "intake", "what you are doing": "reading the brief" }),
@@ -120,10 +150,32 @@ export async function playSubAgent(ctx: Context, prompt: string): Promise<string
     if (!path) throw new WalkFailure(`request init named no file: ${stdout}`);
     await fillPlaceholders(join(walk.root, path), () => `as the ${brief.role} found`);
   }
+  const ending = brief.role === "ui" && ctx.round === 0 ? ctx.scenario.uiOutcome : undefined;
+  if (ending) {
+    // Nothing to design (skipped) or a login page in the way (blocked): no artefact, say why. One
+    // that cannot finish sends --status failed with the reason in --note, as the brief says.
+    const done = commandIn(text, "peaks sub-agent heartbeat", ["--status done"]);
+    if (ending.status === "skipped") {
+      // A skip is an answer: posted on the channel like any completion, with no artefact.
+      await run(
+        fill(commandIn(text, "peaks sub-agent share", [".completed"]), {
+          "artefact metas JSON": "[]",
+        }),
+      );
+    }
+    await run(
+      ending.status === "blocked"
+        ? done.replace("--status done", "--status failed").replace(
+          /--note \S+$/,
+          `--note ${ending.reason}`,
+        )
+        : done,
+    );
+    return returnJson(ctx, brief, [], { product: [] }, ending);
+  }
   await run(fill(beat, { "0-100": "50", stage: "writing", "what you are doing": "writing" }));
-  const written = await deliver(ctx, brief);
+  const written = await deliver(ctx, brief, [...named.keys()]);
   if (brief.role === "rd-planning" && ctx.scenario.slices) await planSlices(ctx, brief);
-  const slice = isolatedSlice(ctx, brief);
   const product = slice
     ? await slice.spec.change(slice.dir)
     : brief.role === "rd"
@@ -176,13 +228,13 @@ function isolatedSlice(ctx: Context, brief: Brief) {
   const id = /^- Slice: ([^;\s]+);/m.exec(brief.text)?.[1];
   const spec = ctx.scenario.slices?.nodes.find((n) => n.id === id);
   if (!spec) throw new WalkFailure(`the brief names slice ${id}, which the scenario does not plan`);
-  const dir = /not in the project root: (\S+)/.exec(brief.text)?.[1];
+  const dir = ctx.hostDir ?? /not in the project root: (\S+)/.exec(brief.text)?.[1];
   if (!dir) throw new WalkFailure(`the brief of slice ${id} names no worktree to work in`);
   return { spec, dir };
 }
 
 /** Writes each deliverable the brief lists, with the lines it names. */
-async function deliver(ctx: Context, brief: Brief): Promise<string[]> {
+async function deliver(ctx: Context, brief: Brief, read: string[]): Promise<string[]> {
   const written: string[] = [];
   const verdict = ctx.scenario.verdicts[ctx.round] ?? "pass";
   for (const { path, lines } of deliverables(brief.text)) {
@@ -192,23 +244,43 @@ async function deliver(ctx: Context, brief: Brief): Promise<string[]> {
       await fillPlaceholders(absolute, () => `as the ${brief.role} found`);
     } else {
       const body = lines.length
-        ? lines.map((line) => `${line}\n\n${sectionText(brief.role, line, verdict)}\n`).join("\n")
-        : `${brief.role} notes for ${brief.rid}.\n`;
+        ? lines.map((line) => `${line}\n\n${sectionText(ctx, brief.role, line, verdict)}\n`)
+          .join("\n")
+        : `${sectionText(ctx, brief.role, "## Notes", verdict)}\n`;
       await Deno.mkdir(absolute.replace(/\/[^/]*$/, ""), { recursive: true });
-      await Deno.writeTextFile(absolute, `# ${brief.role}: ${brief.rid}\n\n${body}`);
+      const sources = read.length ? `Read: ${read.join(", ")}.\n\n` : "";
+      await Deno.writeTextFile(
+        absolute,
+        `# ${brief.role}: ${brief.rid} (${ctx.scenario.title})\n\n${sources}${body}`,
+      );
     }
     written.push(path);
   }
   return written;
 }
 
-function sectionText(role: string, line: string, verdict: string): string {
+/** The PRD's acceptance criteria (`- A1: …`): what every role's artefact speaks to. */
+function criteria(prd: string): string[] {
+  return prd.split("\n").filter((l) => /^- A\d+: /.test(l)).map((l) => l.slice(2));
+}
+
+/**
+ * A section of a role's artefact, written from the scenario's own PRD (its criteria) and, for QA's
+ * results, the round's verdict: text a gate can hold against this request, not filler that fits any.
+ */
+function sectionText(ctx: Context, role: string, line: string, verdict: string): string {
+  const items = criteria(ctx.scenario.prd);
   if (role === "qa" && line === "## Test execution") {
-    return verdict === "pass"
-      ? "- TC1 passed\n- TC2 passed"
-      : "- TC1 passed\n- TC2 failed: offset 2 is off by one";
+    return items.map((c, i) => {
+      const id = c.slice(0, c.indexOf(":"));
+      const failed = verdict !== "pass" && i === items.length - 1;
+      return `- TC${i + 1} (${id}) ${
+        failed ? `failed: ${ctx.scenario.finding ?? "see the report"}` : "passed"
+      }`;
+    }).join("\n");
   }
-  return `- what ${role} wrote under ${line.slice(3)}`;
+  const topic = line.replace(/^#+\s*/, "").toLowerCase();
+  return items.map((c) => `- ${topic} for ${c}`).join("\n");
 }
 
 /** The brief's return JSON, filled in. */
@@ -217,6 +289,7 @@ function returnJson(
   brief: Brief,
   artefacts: string[],
   change: { product: string[]; worktree?: string },
+  ending?: { status: "skipped" | "blocked"; reason: string },
 ): string {
   const line = brief.text.split("\n").find((l) => l.trim().startsWith(`{"role":`));
   if (!line) throw new WalkFailure("the brief shows no return JSON");
@@ -227,12 +300,17 @@ function returnJson(
     artefacts,
     diffSummary: `${brief.role}: ${[...artefacts, ...change.product].join(", ")}`,
   };
-  if ("worktree" in template) {
-    if (!change.worktree) {
-      throw new WalkFailure("the return JSON asks for a worktree outside a slice");
-    }
-    result.worktree = change.worktree;
+  const worktree = ctx.hostDir ?? change.worktree;
+  if ("worktree" in template && !worktree) {
+    throw new WalkFailure("the return JSON asks for a worktree outside a slice");
   }
+  if (worktree) result.worktree = worktree;
   if ("verdict" in template) result.verdict = ctx.scenario.verdicts[ctx.round] ?? "pass";
+  if (ending?.status === "skipped") {
+    Object.assign(result, { status: "skipped", reason: ending.reason });
+  }
+  if (ending?.status === "blocked") {
+    Object.assign(result, { status: "blocked", blockedReason: ending.reason });
+  }
   return JSON.stringify(result);
 }

@@ -28,7 +28,10 @@ export interface CallRecord {
   bytes: number;
 }
 
-export class WalkFailure extends Error {}
+export class WalkFailure extends Error {
+  /** The walk's figures up to the failure (a `WalkReport`), for the report of a failed walk. */
+  partial?: unknown;
+}
 
 /**
  * A nextAction as a shell would run it. peaks quotes only with '…' and backslashes; a double quote,
@@ -77,6 +80,11 @@ const utf8 = (text: string) => new TextEncoder().encode(text).length;
 /** WALK_TRACE=1 prints every call and the start of its output while debugging a walk. */
 const TRACE = Deno.env.get("WALK_TRACE") === "1";
 const TRACE_BYTES = 1500;
+/**
+ * WALK_EXPLORE=CODE,CODE lets those warnings pass while looking for what fails after them (a debug
+ * aid like WALK_TRACE; the suite and `deno task walk` never set it).
+ */
+const EXPLORE = (Deno.env.get("WALK_EXPLORE") ?? "").split(",").filter(Boolean);
 
 /**
  * A state-changing call whose envelope says it changed nothing: a literal agent repeating a step
@@ -105,7 +113,20 @@ function changedNothing(words: string[], envelope: Envelope | undefined): boolea
 export class Walk {
   readonly calls: CallRecord[] = [];
   readonly milestones: string[] = [];
+  /** Bytes of skill text the orchestrator read (SKILL.md and every reference it opened). */
+  readonly skillFiles = new Map<string, number>();
+  /** Files the sub-agents read because a brief named them, with their bytes. */
+  readonly briefReads: Array<{ path: string; bytes: number }> = [];
   phase = "startup";
+  /** Warning codes the scenario expects; any other warning in an envelope ends the walk. */
+  allowedWarnings: string[] = [];
+  /** How often each role (or `rd slice`) was dispatched per request: the repair loop's round. */
+  readonly rounds: Record<string, number> = {};
+  /** Slice levels the host isolated in its own worktrees (Claude Code's `isolation: "worktree"`). */
+  hostLevels = 0;
+  /** Whether the conversation was already lost once and resumed (a scenario's `resumeAfter`). */
+  resumed = false;
+  private hostAgents = 0;
 
   constructor(
     readonly root: string,
@@ -113,6 +134,44 @@ export class Walk {
     readonly expected: string[],
     readonly mutate?: (command: string, envelope: Envelope) => void,
   ) {}
+
+  /** A file a brief names: read from `base` (the project or a slice's worktree); missing fails. */
+  async readNamed(base: string, rel: string, who: string): Promise<string> {
+    const path = rel.startsWith("/") ? rel : join(base, rel);
+    const text = await Deno.readTextFile(path).catch(() => undefined);
+    if (text === undefined) {
+      throw new WalkFailure(`${who}'s brief names ${rel}, which does not exist from ${base}`);
+    }
+    this.briefReads.push({ path: rel, bytes: utf8(text) });
+    return text;
+  }
+
+  /**
+   * What Claude Code does for an `Agent` call with `isolation: "worktree"`: a new worktree made
+   * from HEAD at `<repository>/.claude/worktrees/agent-<id>` on a branch `worktree-agent-<id>`.
+   */
+  async hostWorktree(): Promise<string> {
+    const id = `walk${++this.hostAgents}`;
+    const dir = join(this.root, ".claude", "worktrees", `agent-${id}`);
+    await this.git(`git worktree add -q -b worktree-agent-${id} ${dir} HEAD`);
+    return dir;
+  }
+
+  /** Conversations so far beyond the first (a resume starts a new one that reads the skill again). */
+  conversation = 0;
+
+  /** The orchestrator opens a skill file; its bytes count once per conversation. */
+  readSkillFile(name: string, text: string): string {
+    this.skillFiles.set(
+      this.conversation ? `${name} (conversation ${this.conversation + 1})` : name,
+      utf8(text),
+    );
+    return text;
+  }
+
+  get skillBytes(): number {
+    return [...this.skillFiles.values()].reduce((n, b) => n + b, 0);
+  }
 
   /**
    * Runs one `peaks …` line as written; any failure or no-op ends the walk, except an exit 3 whose
@@ -155,8 +214,19 @@ export class Walk {
         }`,
       );
     }
-    if (changedNothing(words, envelope)) {
+    // A resumed conversation runs the startup list again: what it already did stays done.
+    const again = this.conversation > 0 && phase === "startup";
+    if (!again && changedNothing(words, envelope)) {
       throw new WalkFailure(`${actor} call changed nothing: ${line}`);
+    }
+    const unexpected = (envelope?.warnings ?? [])
+      .filter((w) => !this.allowedWarnings.includes(w.code) && !EXPLORE.includes(w.code));
+    if (unexpected.length) {
+      throw new WalkFailure(
+        `${actor} call warned what the scenario does not expect: ${line}\n${
+          unexpected.map((w) => `${w.code}: ${w.message}`).join("\n")
+        }`,
+      );
     }
     if (envelope && this.mutate) this.mutate(line, envelope);
     return { envelope, stdout: result.stdout };
