@@ -188,7 +188,7 @@ function channelBlock(args: RuntimeArgs): string {
       share(blockerKey, '{"reason":"<why>"}')
     }`,
     `3. On completion, BEFORE the final done heartbeat: ${
-      share(`${role}.completed`, "<artefact metas JSON>")
+      share(`${role}.completed`, "<JSON array of the artefact paths you registered>")
     }`,
   ].join("\n");
 }

@@ -136,7 +136,9 @@ export async function playSubAgent(ctx: Context, prompt: string): Promise<string
     );
   }
   const share = commandIn(text, "peaks sub-agent share", [".completed"]);
-  await run(fill(share, { "artefact metas JSON": JSON.stringify(written) }));
+  await run(fill(share, {
+    "JSON array of the artefact paths you registered": JSON.stringify(written),
+  }));
   await run(commandIn(text, "peaks sub-agent heartbeat", ["--status done"]));
   return returnJson(ctx, brief, [...written, ...product]);
 }

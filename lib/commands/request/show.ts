@@ -82,6 +82,13 @@ export default defineCommand({
             n.needsConfirm ? " (with --confirm in assisted/strict mode)" : ""
           }${n.missing.map((m) => `\n  ${m.message}`).join("")}`
         ),
+        // The request itself, so `request show` without --json reads as the document it names.
+        "",
+        body.length > BODY_LIMIT
+          ? `${
+            body.slice(0, BODY_LIMIT)
+          }\n[cut at ${BODY_LIMIT} characters; the whole file: ${request.shown}]`
+          : body,
       ].join("\n"),
     };
   },
