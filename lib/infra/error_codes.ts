@@ -152,6 +152,7 @@ export const ERROR_CODES = {
   STANDARDS_REVIEW_ONLY: [[3], "Some standards files were left for review only.", "Review and merge them by hand."],
   STATE_TOO_LARGE: [[1], "A state file would exceed its size bound.", "Remove old entries; keep values small."],
   STATUSLINE_CONFLICT: [[3], "The settings already have another status line.", "Remove it, or pass --force to replace it."],
+  SUB_AGENT_LIVE: [[3], "A sub-agent of that role is still live in the request; a second copy was not dispatched.", "Wait for it and finalize it when it returns; a record without heartbeats for five minutes no longer blocks."],
   SUPERVISOR_START_FAILED: [[1], "The detached supervisor did not start.", "Check peaks doctor, then retry."],
   SWARM_ABORTED: [[3], "Every swarm member failed.", "Plan the swarm again."],
   SWARM_MEMBERS_OPEN: [[3], "Swarm members are still running.", "Wait (peaks sub-agent watch), then converge again."],

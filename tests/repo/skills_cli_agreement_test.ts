@@ -80,3 +80,12 @@ Deno.test("the shared channel's completion value is defined where it is asked fo
     /a JSON array of the artefact paths it registered/,
   );
 });
+
+Deno.test("resume: the skill's path names the fields request show gives", async () => {
+  const code = await prose("peaks-code/SKILL.md");
+  assertMatch(code, /peaks request list --json peaks request show <rid> --role prd --json/);
+  for (const field of ["`data.step`", "`waitingFor`", "`data.subAgents`", "`SUB_AGENT_LIVE`"]) {
+    assert(code.includes(field), field);
+  }
+  for (const state of ["`live`", "`stale`", "`finished`"]) assert(code.includes(state), state);
+});
