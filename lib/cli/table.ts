@@ -223,6 +223,11 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../commands/request/show.ts"),
   },
   {
+    name: "request close",
+    summary: "End a finished request: show the change, propose a commit, record the answer.",
+    load: () => import("../commands/request/close.ts"),
+  },
+  {
     name: "request list",
     summary: "List the session's requests with their states.",
     load: () => import("../commands/request/list.ts"),

@@ -6,6 +6,7 @@
  * one failed read.
  */
 import { readBatch } from "../batch/batch.ts";
+import { refuseLiveDuplicate } from "./live_check.ts";
 import { readBoundedText } from "../infra/fs/files.ts";
 import type { Warning } from "../infra/errors.ts";
 import { displayPath } from "../workspace/paths.ts";
@@ -100,16 +101,46 @@ export async function rdDispatchWarning(
   };
 }
 
-/** The warning a single dispatch for `rid` gets: RD's own first, then the planned DAG's. */
+/**
+ * The checks a single dispatch for `rid` gets: a live copy of the role refuses (SUB_AGENT_LIVE)
+ * unless the dispatch names its batch (a deliberate fan-out of one role, `liveCheckAt` null);
+ * then the warning, RD's own first, then the planned DAG's.
+ */
 export async function dispatchWarning(
   project: Project,
   sid: string,
   rid: string,
   role: string,
   sessionFromBinding: boolean,
+  liveCheckAt: Date | null,
 ): Promise<Warning | undefined> {
+  if (liveCheckAt) await refuseLiveDuplicate(project, sid, rid, role, liveCheckAt);
   const rd = role === "rd"
     ? await rdDispatchWarning(project, sid, rid, sessionFromBinding)
     : undefined;
   return rd ?? await fanoutWarning(project, sid, rid, sessionFromBinding);
+}
+
+/**
+ * What a dispatch checks before it writes a record: nothing for a DAG node or a dispatch without
+ * a request; else `dispatchWarning`, the live-copy refusal skipped inside a named batch. The
+ * promise is marked handled, so a refusal waits (unreported) until the dispatch awaits it.
+ */
+export function dispatchChecks(
+  project: Project,
+  sid: string,
+  bound: boolean,
+  checks: {
+    rid: string | undefined;
+    role: string;
+    graphNodeId: string | null;
+    givenBatch: string | undefined;
+    now: Date;
+  },
+): Promise<Warning | undefined> {
+  const { rid, role, graphNodeId, givenBatch, now } = checks;
+  if (rid === undefined || graphNodeId !== null) return Promise.resolve(undefined);
+  const out = dispatchWarning(project, sid, rid, role, bound, givenBatch ? null : now);
+  out.catch(() => {});
+  return out;
 }

@@ -141,6 +141,21 @@ function language(facts: ProjectFacts): Finding | undefined {
   return undefined;
 }
 
+/** Node's built-in runner, named by a package script (`node --test`, `node --test test/`). */
+function nodeTestRunner(facts: ProjectFacts): Finding | undefined {
+  for (const pkg of facts.packages) {
+    for (const [name, script] of Object.entries(pkg.scripts)) {
+      if (/(^|[\s;&|(])node(\s+[^;&|]*)?\s--test\b/.test(script)) {
+        return {
+          value: "node:test",
+          evidence: [`${pkg.path} scripts.${name}: ${script.slice(0, 60)}`],
+        };
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The JS/TS stack; empty when the project has no JS/TS at all. */
 export async function detectJsStack(facts: ProjectFacts): Promise<StackFindings> {
   const lang = language(facts);
@@ -149,6 +164,10 @@ export async function detectJsStack(facts: ProjectFacts): Promise<StackFindings>
   for (const field of Object.keys(JS_RULES) as (keyof typeof JS_RULES)[]) {
     const found = evaluateField(facts, field);
     if (found.length) out[field as StackField] = found;
+  }
+  const nodeTest = nodeTestRunner(facts);
+  if (nodeTest) {
+    out.testRunner = [...(out.testRunner ?? []), nodeTest].slice(0, JS_RULES.testRunner.max);
   }
   const umi = await umiFacts(facts);
   const next = nextRouting(facts);

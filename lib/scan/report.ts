@@ -6,7 +6,7 @@
 import type { Project } from "../workspace/project.ts";
 import type { ScanResult } from "./result.ts";
 import { displayPath } from "../workspace/paths.ts";
-import { writeFileAtomic, writeJsonAtomic } from "../infra/fs/files.ts";
+import { readBoundedText, writeFileAtomic, writeJsonAtomic } from "../infra/fs/files.ts";
 import { isNotFound } from "../infra/errors.ts";
 import { assertWritable } from "../workspace/writable.ts";
 
@@ -95,18 +95,53 @@ export function renderScanReport(result: ScanResult): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Writes project-scan.md and project-scan.json; returns their display paths. */
+/** The file's current text, or undefined when it is missing or not a plain readable file. */
+async function currentText(path: string): Promise<string | undefined> {
+  try {
+    return await readBoundedText(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The result as it will be stored: a scan that found nothing new keeps the stored
+ * `scannedAt`, so a session start leaves tracked scan files byte for byte alone.
+ */
+function keepStoredTime(stored: string | undefined, result: ScanResult): ScanResult {
+  if (stored === undefined) return result;
+  try {
+    const old = JSON.parse(stored);
+    if (typeof old?.scannedAt !== "string") return result;
+    const same = JSON.stringify({ ...result, scannedAt: old.scannedAt }) ===
+      JSON.stringify(old);
+    return same ? { ...result, scannedAt: old.scannedAt } : result;
+  } catch {
+    return result;
+  }
+}
+
+/**
+ * Writes project-scan.md and project-scan.json; returns their display paths. A file
+ * whose content would not change is not rewritten (the scan time included).
+ */
 export async function writeScanFiles(project: Project, result: ScanResult): Promise<string[]> {
   const { projectScan, projectScanJson } = project.layout;
   const written: string[] = [];
-  for (
-    const [path, write] of [
-      [projectScan, () => writeFileAtomic(projectScan, renderScanReport(result))],
-      [projectScanJson, () => writeJsonAtomic(projectScanJson, result)],
-    ] as const
-  ) {
+  for (const path of [projectScan, projectScanJson]) {
     await assertWritable(project, path, "the project scan");
-    await write();
+  }
+  const storedJson = await currentText(projectScanJson);
+  const kept = keepStoredTime(storedJson, result);
+  const files: [string, string, string | undefined][] = [
+    [projectScan, renderScanReport(kept), await currentText(projectScan)],
+    [projectScanJson, `${JSON.stringify(kept)}\n`, storedJson],
+  ];
+  for (const [path, text, stored] of files) {
+    if (text !== stored) {
+      if (path === projectScanJson) await writeJsonAtomic(path, kept);
+      else await writeFileAtomic(path, text);
+    }
     written.push(displayPath(project.root, path));
   }
   return written;

@@ -23,6 +23,8 @@ export interface ScanOutcome {
 
 const SOURCE_FILE = /\.(jsx?|tsx?|mjs|cjs|vue|svelte|py|go|rs|java|kt|php|rb)$/;
 const FRONTEND_FILE = /\.(jsx|tsx|vue|svelte)$/;
+/** A static front end: an index page at the root or in the usual web folders. */
+const STATIC_PAGE = /^((public|static|www|web|client|src)\/)?index\.html?$/;
 const LOCKFILES = [
   "pnpm-lock.yaml",
   "yarn.lock",
@@ -135,7 +137,10 @@ export async function scanProject(
     legacy,
     monorepo: facts.monorepo,
     sourceFiles,
-    frontendFiles: filesMatching(facts, FRONTEND_FILE).filter((f) => !/\.(test|spec)\./.test(f)),
+    frontendFiles: [
+      ...filesMatching(facts, FRONTEND_FILE).filter((f) => !/\.(test|spec)\./.test(f)),
+      ...filesMatching(facts, STATIC_PAGE),
+    ],
     serverDirs: serverDirs(facts),
     apiContracts: filesMatching(facts, /(^|\/)(swagger|openapi)[^/]*\.(json|ya?ml)$|\.proto$/)
       .slice(0, 3),

@@ -6,6 +6,12 @@
 import { join } from "../infra/std.ts";
 import { isNotFound } from "../infra/errors.ts";
 
+/**
+ * Files at the project root that `peaks standards` writes for agents: not the
+ * project's code, and counting them would change the scan after every standards run.
+ */
+export const SKIP_ROOT_FILES = new Set(["CLAUDE.md", "AGENTS.md"]);
+
 /** Folders that hold dependencies, build output, caches or peaks' own state. */
 export const SKIP_DIRS = new Set([
   "node_modules",
@@ -105,6 +111,7 @@ export async function walkProject(root: string, options: WalkOptions = {}): Prom
           dirs.push(path);
           next.push(path);
         } else if (entry.isFile) {
+          if (!rel && SKIP_ROOT_FILES.has(entry.name)) continue;
           if (files.length >= maxFiles) {
             stoppedBy = "files";
             break;

@@ -14,6 +14,7 @@ import type { RequestDocument, RequestRole } from "../request/file.ts";
 import { gateRequirements } from "../request/prerequisites.ts";
 import { checkRequirements } from "../request/requirements.ts";
 import { lintText } from "../request/linter.ts";
+import { isClosed } from "../request/close.ts";
 import { readWorkflow, subAgentStage, type WorkflowState } from "./state.ts";
 import { type Phase, PHASES } from "./follow.ts";
 import { currentSliceRun, isSliceRecord, pendingSlicePlan, type SliceRun } from "./slices.ts";
@@ -325,7 +326,12 @@ async function fromSc(c: Ctx): Promise<NextStep> {
 
 async function fromTxt(c: Ctx): Promise<NextStep> {
   const txt = c.state.requests.txt;
-  if (txt?.meta.state === "finalized") return waiting(PHASES.done, "nobody: the request is done");
+  if (txt?.meta.state === "finalized") {
+    if (await isClosed(c.session.project, c.session.sessionId, c.state.rid)) {
+      return waiting(PHASES.done, "nobody: the request is closed");
+    }
+    return { phase: PHASES.done, command: command(c, ["request", "close", c.state.rid]) };
+  }
   if (txt && txt.meta.state !== "draft") return waiting(PHASES.txt, "the user: TXT is blocked");
   const sc = c.state.requests.sc!;
   const stage = subAgentStage(c.state, "txt", sc.meta.updatedAt);

@@ -32,6 +32,16 @@ Deno.test("rd spec-locked with a slice DAG leads to the fan-out; a plain dispatc
   assertEquals(early.code, 0, early.stdout + early.stderr);
   const draft = early.json.warnings.find((w: { code: string }) => w.code === "RD_SPEC_NOT_LOCKED");
   assertMatch(draft.command, /^peaks request transition r1 --role rd --state spec-locked/);
+  // Closed before the next dispatch: a live RD copy would refuse it (SUB_AGENT_LIVE).
+  const early_ = [
+    "--record",
+    early.json.data.record,
+    "--outcome",
+    "failed",
+    "--error",
+    "too early",
+  ];
+  assertEquals((await peaks("sub-agent", "finalize", ...early_)).code, 0);
 
   await writeText(join(root, session, "rd/tech-doc-r1.md"), "# r1\n\nthe plan\n");
   await writeSliceDag(root, sid, [{ id: "a" }, { id: "b" }]);

@@ -17,6 +17,7 @@ import type { Warning } from "../../infra/errors.ts";
 import { INITIAL_STATE } from "../../request/graph.ts";
 import { appendHistory } from "../../request/history.ts";
 import { placeholdersOf } from "../../request/linter.ts";
+import { dirtyTreeWarning } from "../../request/close.ts";
 import { checkRequest, openRequestSession, roleFlag, sessionFlag } from "../../request/load.ts";
 import { renderTemplate } from "../../request/templates.ts";
 import { followPhase, PHASES } from "../../workflow/follow.ts";
@@ -55,6 +56,8 @@ export default defineCommand({
     const warnings: Warning[] = [];
 
     const type = await typeOf(session, role, rid, flags.type, warnings);
+    const dirty = role === "prd" ? await dirtyTreeWarning(project.root) : undefined;
+    if (dirty) warnings.push(dirty);
     const now = isoTime(ctx.now());
     const meta: RequestMeta = {
       rid,

@@ -11,7 +11,8 @@ import {
 } from "../../request/load.ts";
 import { checkRequirements } from "../../request/requirements.ts";
 import { gateRequirements } from "../../request/prerequisites.ts";
-import { nextStep, stepActions } from "../../workflow/next.ts";
+import { nextStep, stepActions, stepData } from "../../workflow/next.ts";
+import { requestSubAgents } from "../../record/by_request.ts";
 
 /** Bodies beyond this are cut in the envelope; the file itself has everything. */
 const BODY_LIMIT = 16_000;
@@ -31,6 +32,7 @@ export default defineCommand({
     const request = await loadRequest(session, role, args.rid!);
     const { meta, body } = request.doc;
     const lint = lintText(request.text);
+    const step = await nextStep(session, meta.rid);
     const next = [];
     for (const to of allowedTargets(meta)) {
       const forward = to !== BLOCKED && meta.state !== BLOCKED;
@@ -67,10 +69,13 @@ export default defineCommand({
         history: readHistory(body),
         body: body.length > BODY_LIMIT ? body.slice(0, BODY_LIMIT) : body,
         bodyTruncated: body.length > BODY_LIMIT,
+        // Where the workflow stands, for an orchestrator resuming without its context.
+        step: { gate: step.phase.gate, role: step.phase.role, ...stepData(step) },
+        ...(await requestSubAgents(project, sessionId, meta.rid, ctx.now())),
       },
       // The workflow's next step, not this request's: a sub-agent reading the PRD is not invited
       // to move it, and the orchestrator is pointed at whatever comes next for the request.
-      nextActions: stepActions(await nextStep(session, meta.rid)),
+      nextActions: stepActions(step),
       human: [
         `${role} ${meta.rid} (${meta.type}): ${meta.state}${
           meta.verdict ? ` verdict=${meta.verdict}` : ""
@@ -82,6 +87,13 @@ export default defineCommand({
             n.needsConfirm ? " (with --confirm in assisted/strict mode)" : ""
           }${n.missing.map((m) => `\n  ${m.message}`).join("")}`
         ),
+        // The request itself, so `request show` without --json reads as the document it names.
+        "",
+        body.length > BODY_LIMIT
+          ? `${
+            body.slice(0, BODY_LIMIT)
+          }\n[cut at ${BODY_LIMIT} characters; the whole file: ${request.shown}]`
+          : body,
       ].join("\n"),
     };
   },

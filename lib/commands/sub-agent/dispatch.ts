@@ -18,7 +18,7 @@ import { type Replay, replayPlan } from "../../dispatch/replay.ts";
 import { promptGiven, type PromptInput, readPromptInput } from "../../dispatch/prompt_input.ts";
 import { readRoleSection } from "../../dispatch/role_section.ts";
 import { promptBudgetStep } from "../../dispatch/budget_step.ts";
-import { dispatchWarning } from "../../dispatch/fanout_check.ts";
+import { dispatchChecks } from "../../dispatch/fanout_check.ts";
 import {
   declareArtifactsLazily,
   generatedRequestId,
@@ -220,10 +220,9 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
   const gitHead = readGitHead(project.root);
   const surroundings = readSurroundings(ctx, project, sessionId, rid ?? null);
   surroundings.catch(() => {});
-  // A planned DAG with parallel leaves, or (for rd) a draft plan or slices out, is warned.
-  const fanout = rid !== undefined && graphNodeId === null
-    ? dispatchWarning(project, sessionId, rid, role, sessionSource === "binding")
-    : Promise.resolve(undefined);
+  // A live copy refuses; parallel DAG leaves, (rd) a draft plan or slices out warn.
+  const checks = { rid, role, graphNodeId, givenBatch, now: ctx.now() };
+  const fanout = dispatchChecks(project, sessionId, sessionSource === "binding", checks);
   const [prompt, roleSection] = await Promise.all([
     promptGiven(flags)
       ? readPromptInput(ctx, project, flags)

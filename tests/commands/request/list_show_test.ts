@@ -83,4 +83,6 @@ Deno.test("show reports the body, lint counts, history and what the next state n
     { cwd: dir.path },
   );
   assertMatch(human.stdout, /^rd r1 \(bugfix\): spec-locked\n/);
+  // Briefs say "The PRD: `peaks request show <rid> --role prd`": without --json it prints the document.
+  assertMatch(human.stdout, /\n# RD r1: /);
 });

@@ -80,6 +80,9 @@ Deno.test("each host gets its own sub-agent tool; none but Claude Code gets Agen
         ide,
         "--request-id",
         "r1",
+        // One batch per host: a second live rd of r1 outside a named batch is refused.
+        "--batch-id",
+        `b-${ide}`,
         "--prompt",
         "x",
         "--json",

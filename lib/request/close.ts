@@ -1,0 +1,86 @@
+/**
+ * The end of a request's workflow: after txt `finalized` the orchestrator shows the user the
+ * change, proposes a commit message and asks; `request close --decision` records the answer in
+ * `_runtime/<sid>/closed/<rid>.json`. Until then the workflow's next step is `request close`.
+ */
+import type { Project } from "../workspace/project.ts";
+import { join } from "../infra/std.ts";
+import { readBoundedText, writeJsonAtomic } from "../infra/fs/files.ts";
+import { assertId } from "../infra/ids.ts";
+import { runGit, workingTreeChanges } from "../infra/git.ts";
+import { assertWritable } from "../workspace/writable.ts";
+import type { Warning } from "../infra/errors.ts";
+
+export const CLOSE_DECISIONS = ["committed", "uncommitted"] as const;
+export type CloseDecision = typeof CLOSE_DECISIONS[number];
+
+/** Changed files are shown up to this many; the rest is counted. */
+export const CLOSE_FILES_SHOWN = 40;
+
+export function closurePath(project: Project, sid: string, rid: string): string {
+  return join(project.layout.sessionDir(sid), "closed", `${assertId(rid, "request id")}.json`);
+}
+
+export async function isClosed(project: Project, sid: string, rid: string): Promise<boolean> {
+  const text = await readBoundedText(closurePath(project, sid, rid)).catch(() => undefined);
+  return text !== undefined;
+}
+
+export async function writeClosure(
+  project: Project,
+  sid: string,
+  rid: string,
+  record: { decision: CloseDecision; closedAt: string; uncommittedFiles: number },
+): Promise<string> {
+  const path = closurePath(project, sid, rid);
+  await assertWritable(project, path, "the request's closure");
+  await writeJsonAtomic(path, { rid, ...record });
+  return path;
+}
+
+export interface ChangeSummary {
+  /** Porcelain lines outside `.peaks/` (` M src/a.ts`, `?? src/b.ts`), at most CLOSE_FILES_SHOWN. */
+  files: string[];
+  total: number;
+  /** `git diff --shortstat` against HEAD for tracked files, e.g. "2 files changed, 9 insertions(+)". */
+  diffStat: string | null;
+  /** False outside a git checkout (nothing to show or commit). */
+  git: boolean;
+}
+
+export async function changeSummary(root: string): Promise<ChangeSummary> {
+  const changes = await workingTreeChanges(root);
+  if (changes === undefined) return { files: [], total: 0, diffStat: null, git: false };
+  const stat = await runGit(root, ["diff", "--shortstat", "HEAD", "--", ".", ":(exclude).peaks"]);
+  return {
+    files: changes.slice(0, CLOSE_FILES_SHOWN),
+    total: changes.length,
+    diffStat: stat.ok && stat.out.trim() ? stat.out.trim().slice(0, 200) : null,
+    git: true,
+  };
+}
+
+/** `<type>(<rid>): <PRD title>`, the title from the PRD's first heading (`# PRD <rid>: <title>`). */
+export function commitMessage(type: string, rid: string, prdBody: string | undefined): string {
+  const heading = /^#\s+(.+)$/m.exec(prdBody ?? "")?.[1] ?? "";
+  const title = heading.replace(/^PRD\s+\S+:\s*/i, "").trim().slice(0, 72);
+  const kind = type === "bugfix" ? "fix" : type === "feature" ? "feat" : type;
+  return `${kind}(${rid}): ${title || "change"}`;
+}
+
+/**
+ * A new request on a changed tree starts with a warning (it is not refused: the user may mean
+ * to build on the change), naming how many files and why it matters.
+ */
+export async function dirtyTreeWarning(root: string): Promise<Warning | undefined> {
+  const changes = await workingTreeChanges(root);
+  if (!changes?.length) return undefined;
+  return {
+    code: "TREE_DIRTY",
+    message:
+      `${changes.length} file(s) outside .peaks/ are changed and not committed (an earlier ` +
+      "request not closed with a commit?): they will show in this request's diffs, reviews and audits, " +
+      "and sub-agent worktrees start from the last commit without them. Ask the user to commit or set " +
+      "them aside first, or go on knowingly.",
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Where a skill and the CLI describe the same step, they say the same thing:
+ * each case here was once a guess for a literal agent.
+ */
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { join } from "../../lib/infra/std.ts";
+import type { Need } from "../../lib/workflow/next.ts";
+import { REPO, runPeaks } from "../support/cli.ts";
+import { tempDir, writeText } from "../support/temp.ts";
+
+async function prose(path: string): Promise<string> {
+  return (await Deno.readTextFile(join(REPO, "skills", path))).replace(/\s+/g, " ");
+}
+
+async function allSkillText(): Promise<string> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(join(REPO, "skills"))) {
+    if (!entry.isDirectory) continue;
+    out.push(await prose(`${entry.name}/SKILL.md`));
+    try {
+      for await (const ref of Deno.readDir(join(REPO, "skills", entry.name, "references"))) {
+        out.push(await prose(`${entry.name}/references/${ref.name}`));
+      }
+    } catch {
+      // no references folder
+    }
+  }
+  return out.join("\n");
+}
+
+Deno.test("data.needs: the skill names the keys an entry carries (path, problem, lines)", async () => {
+  const entry: Required<Need> = {
+    path: "sc/r1-impact.md",
+    lines: ["## Impact"],
+    problem: "missing",
+  };
+  const code = await prose("peaks-code/SKILL.md");
+  const at = code.indexOf("produce what `data.needs` lists");
+  assert(at >= 0);
+  const rule = code.slice(at, at + 220);
+  for (const key of Object.keys(entry)) assert(rule.includes(`\`${key}\``), `${key}: ${rule}`);
+});
+
+Deno.test("standards: the skill previews first, as the scan's nextAction does, then applies", async () => {
+  await using dir = await tempDir();
+  await writeText(`${dir.path}/package.json`, '{"dependencies":{"react":"^18.2.0"}}');
+  const scan = await runPeaks(["scan", "archetype", "--json"], { cwd: dir.path });
+  assertEquals(scan.code, 0, scan.stderr);
+  const preview = scan.json.nextActions.at(-1) as string;
+  assertMatch(preview, /peaks standards init/);
+  assert(!preview.includes("--apply"), preview);
+  const code = await prose("peaks-code/SKILL.md");
+  assertMatch(
+    code,
+    /peaks scan archetype --json peaks standards init --json peaks standards init --apply --json/,
+  );
+});
+
+Deno.test("swarm plan: the skills give the chain's command, without --emit-dag", async () => {
+  const text = await allSkillText();
+  assert(!text.includes("--emit-dag"));
+  assertMatch(await prose("peaks-code/references/swarm.md"), /peaks swarm plan --rid <rid> --json/);
+});
+
+Deno.test("the PRD is created in one call, the same in peaks-code and peaks-prd", async () => {
+  for (const skill of ["peaks-code/SKILL.md", "peaks-prd/SKILL.md"]) {
+    const text = await prose(skill);
+    const inits = text.match(/peaks request init --role prd .*?--json/g) ?? [];
+    assert(inits.length > 0, skill);
+    for (const line of inits) assertMatch(line, /--apply/, `${skill}: ${line}`);
+  }
+});
+
+Deno.test("the shared channel's completion value is defined where it is asked for", async () => {
+  const source = await Deno.readTextFile(join(REPO, "lib/dispatch/instructions.ts"));
+  assert(!source.includes("artefact metas JSON"));
+  assertMatch(source, /\{"artefacts":\["<path of each artefact you registered>"\]\}/);
+  assertMatch(
+    await prose("peaks-code/references/context-governance.md"),
+    /value: `\{"artefacts":\[<registered paths>\]\}`/,
+  );
+});
+
+Deno.test("resume: the skill's path names the fields request show gives", async () => {
+  const code = await prose("peaks-code/SKILL.md");
+  assertMatch(code, /peaks request list --json peaks request show <rid> --role prd --json/);
+  for (const field of ["`data.step`", "`waitingFor`", "`data.subAgents`", "`SUB_AGENT_LIVE`"]) {
+    assert(code.includes(field), field);
+  }
+  for (const state of ["`live`", "`stale`", "`finished`"]) assert(code.includes(state), state);
+});
