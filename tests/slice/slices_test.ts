@@ -233,6 +233,31 @@ Deno.test("two slices change the same lines: SLICE_CONFLICT names both, the refu
   assertEquals(await read(w, "src/shared.txt"), "one\nrd-z\nthree\n");
   assertEquals(await worktreePaths(w.root), [await Deno.realPath(w.root)]);
   assertStringIncludes(await read(w, conflict.patch), "+rd-y");
+  // Every node of the DAG was sent: nothing more to fan out.
+  assertEquals([keepMain.json.nextActions, keepSlice.json.nextActions], [[], []]);
+});
+
+Deno.test("a decided conflict goes on with the DAG: the merge's nextAction sends the next level", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w = await world(dir.path, "clash");
+  const records = await runSlices(w, [{ id: "x" }, { id: "y" }, { id: "z" }], [
+    { from: "x", to: "z" },
+    { from: "y", to: "z" },
+  ]);
+  assertEquals((await finalize(w, records.x)).code, 0);
+  const y = await finalize(w, records.y);
+  assertEquals(y.json.code, "SLICE_CONFLICT");
+  const kept = await runNextAction(y.json.data.conflicts[0].commands.keepSlice, {
+    cwd: w.root,
+    env: w.env,
+  });
+  assertEquals(kept.code, 0, kept.stdout);
+  assertEquals(kept.json.nextActions.length, 1, kept.stdout);
+  assertMatch(kept.json.nextActions[0], /^peaks sub-agent dispatch --from-dag /);
+  const next = await runNextAction(kept.json.nextActions[0], { cwd: w.root, env: w.env });
+  assertEquals(next.code, 0, next.stdout);
+  assertEquals(next.json.data.slices.map((s: { node: string }) => s.node), ["z"]);
+  for (const run of next.json.data.detached) await waitForExit(join(w.root, run.runDir));
 });
 
 Deno.test("--redo sends a conflicting slice out again on top of the main tree; it then merges", async () => {

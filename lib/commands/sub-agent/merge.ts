@@ -85,11 +85,13 @@ export default defineCommand({
     };
     const refusal = sliceConflict(project, steps, choice ? [] : [shown], data);
     if (refusal) throw refusal;
-    const redo = choice === "redo" ? await redoCall(project, target.sessionId, record) : null;
+    // Once no slice is in conflict, the fan-out goes on: the same --from-dag call sends the node
+    // out again (--redo) or the next level, while the DAG has nodes not yet dispatched.
+    const next = await continueCall(project, target.sessionId, record, choice === "redo");
     return {
       data,
       warnings,
-      nextActions: redo ? [redo] : [],
+      nextActions: next ? [next] : [],
       human: humanLines(shown, choice, steps),
     };
   },
@@ -103,15 +105,20 @@ function notASlice(shown: string): PeaksError {
   );
 }
 
-/** The `--from-dag` call that sends the node out again (with the record's mode and host). */
-async function redoCall(
+/**
+ * The `--from-dag` call that goes on with the slice's DAG (with the record's mode and host): after
+ * --redo it sends the node out again; otherwise it sends the next level, when one is left.
+ */
+async function continueCall(
   project: Project,
   sid: string,
   record: DispatchRecord,
+  redo: boolean,
 ): Promise<string | null> {
   const batch = await readBatch(project, sid, record.batchId).catch(() => undefined);
   const dag = batch ? batchDagOf(batch) : null;
   if (!dag) return null;
+  if (!redo && new Set(dag.dispatched.map((row) => row.node)).size >= dag.nodes) return null;
   const mode = record.mode === "detached"
     ? ["--mode", "detached", ...(record.vendor ? ["--vendor", record.vendor] : [])]
     : ["--ide", record.ide];
