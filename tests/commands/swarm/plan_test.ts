@@ -97,6 +97,8 @@ Deno.test("bugfix on the backend: rd-planning and qa-test-cases, no ui", async (
   const plan = await ws.peaks("swarm", "plan", "--rid", "002-race", "--mode", "24h");
   assertEquals(plan.code, 0, plan.stdout);
   assertEquals(plan.json.data.subAgents, ["rd-planning", "qa-test-cases"]);
+  // Decided alone without UI: the plan is backend-only, not "full".
+  assertEquals(plan.json.data.choice, "backend-only");
   assertEquals(plan.json.data.frontendOnlySource, "scan");
   assert(!("matchedKeywords" in plan.json.data), "no empty fields");
   const dag = await readDag(dir.path, ws.sid, "002-race");
