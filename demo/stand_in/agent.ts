@@ -167,7 +167,8 @@ async function main(): Promise<void> {
     role: rt.role,
     rid: rt.requestId,
     status: written.status,
-    artefacts: written.artefacts.map((a) => a.path),
+    // Every file it wrote, the product code included (the return contract).
+    artefacts: [...written.artefacts.map((a) => a.path), ...(written.product ?? [])],
     warnings: [],
     blockedReason: null,
     reason: written.reason ?? null,

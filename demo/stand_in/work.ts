@@ -18,6 +18,8 @@ export interface Written {
   status: "ok" | "skipped";
   artefacts: Array<{ path: string; summary: string }>;
   diffSummary: string;
+  /** Product files changed (project-relative): the return JSON lists them with the artefacts. */
+  product?: string[];
   reason?: string;
   /** QA's verdict, returned as the return JSON's `verdict`. */
   verdict?: "pass" | "return-to-rd" | "blocked";
@@ -301,6 +303,7 @@ export async function roleWork(rt: RoleRuntime, session: string, peaks: Peaks): 
         status: "ok",
         artefacts: [{ path: rel(review), summary: "Self review of the profile page change" }],
         diffSummary: `changed ${files.join(", ")}: new profile route, page and avatar upload`,
+        product: files,
       };
     }
     case "qa": {

@@ -27,13 +27,24 @@ function staleFix(project: Project, sid: string): string {
   ]);
 }
 
+/** Stale records stopped beating; never-started ones never began, so they did not stop. */
+function stuckTitle(sid: string, statuses: string[]): string {
+  const stale = statuses.filter((s) => s === "stale").length;
+  const never = statuses.length - stale;
+  const parts = [
+    ...(stale ? [`${stale} stopped beating`] : []),
+    ...(never ? [`${never} never started`] : []),
+  ];
+  return `Sub-agent records of session ${sid}: ${parts.join(", ")}`;
+}
+
 export const recordsCheck: Check = {
   name: "records",
   async run({ project, now, workspace }) {
     if (!workspace) return { skipped: "no workspace", summary: "", findings: [] };
     const outcome: CheckOutcome = { summary: "", findings: [] };
     let read = 0;
-    let open = 0;
+    const open = { beating: 0, queued: 0 };
     let partial = false;
     for (const sid of (await recordSessions(project)).reverse()) {
       const names = await recordFileNames(project, sid);
@@ -46,7 +57,9 @@ export const recordsCheck: Check = {
       const stuck = listing.records.filter(({ record }) => {
         const status = effectiveStatus(record, now);
         if (status !== "stale" && status !== "never-started") {
-          if (!isTerminal(status)) open++;
+          // Queued: dispatched, no first beat yet, still within its start window.
+          if (status === "queued") open.queued++;
+          else if (!isTerminal(status)) open.beating++;
           return false;
         }
         return true;
@@ -57,7 +70,7 @@ export const recordsCheck: Check = {
         outcome.findings.push({
           id: "records.stale",
           severity: "warning",
-          title: `${stuck.length} sub-agent record(s) of session ${sid} stopped beating`,
+          title: stuckTitle(sid, stuck.map((e) => effectiveStatus(e.record, now))),
           detail:
             `Stale (no heartbeat within the stale window) or never-started (no first beat within 60 s) records keep the batch open and the status line red. Finalizing marks them failed; nothing is signalled or killed.${
               sessionExists
@@ -81,9 +94,10 @@ export const recordsCheck: Check = {
         });
       }
     }
-    outcome.summary = `${read} record(s) read, ${open} open and beating${
-      partial ? ` (stopped at ${MAX_RECORD_FILES} records; older sessions not read)` : ""
-    }`;
+    outcome.summary =
+      `${read} record(s) read, ${open.beating} open and beating, ${open.queued} queued / not started${
+        partial ? ` (stopped at ${MAX_RECORD_FILES} records; older sessions not read)` : ""
+      }`;
     return outcome;
   },
 };

@@ -108,6 +108,7 @@ export const ERROR_CODES = {
   PROMPT_OVER_SAFETY_CAP: [[3], "The prompt is over the 32 MiB safety cap.", "Point the sub-agent at files instead of pasting them."],
   PROMPT_TOO_LARGE: [[1, 3, W], "The prompt is over the share that needs --force.", "Trim the prompt, or pass --force."],
   RD_SPEC_NOT_LOCKED: [[W], "RD is dispatched while the request's RD plan is still a draft.", "Run the warning's command to lock the plan first."],
+  RD_WORK_MISSING: [[3], "RD's hand-off to QA has no finalized RD work or no product change of its own request.", "Run its nextAction (RD implements), or finalize the open RD sub-agent first."],
   READ_ONLY: [[1], "The file system is read-only.", "Run peaks where it can write."],
   RECORD_NAME_CONFLICT: [[1], "No free dispatch record name was found.", "Retry the dispatch."],
   RECORD_NOT_FOUND: [[1], "No dispatch record matches.", "List records with peaks sub-agent list."],

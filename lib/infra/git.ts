@@ -246,3 +246,35 @@ export async function workingTreeChanges(root: string): Promise<string[] | undef
   if (!result.ok) return undefined;
   return result.out.split("\n").filter((line) => line.trim() !== "");
 }
+
+/**
+ * Which of `paths` (relative to `root`) differ from `base` (a commit; HEAD when null): changed,
+ * added or deleted since it, committed or not, or new and untracked. Undefined outside a checkout
+ * or when git cannot answer. Reads only.
+ */
+export async function changedSince(
+  root: string,
+  base: string | null,
+  paths: string[],
+): Promise<string[] | undefined> {
+  if (!findGitEntry(root)) return undefined;
+  if (!paths.length) return [];
+  const from = base && /^[0-9a-f]{40,64}$/.test(base) ? base : "HEAD";
+  const [tracked, untracked] = await Promise.all([
+    git(root, [
+      "--literal-pathspecs",
+      "diff",
+      "--name-only",
+      "--relative",
+      "-z",
+      from,
+      "--",
+      ...paths,
+    ]),
+    untrackedPaths(root, paths),
+  ]);
+  if (untracked === undefined) return undefined;
+  // Before the first commit there is nothing to differ from: every file is new.
+  const changed = tracked.ok ? tracked.out.split("\0").filter(Boolean) : [];
+  return [...new Set([...changed, ...untracked])].sort();
+}

@@ -3,6 +3,7 @@ import { gateError, type PeaksError } from "../infra/errors.ts";
 import type { RequestMeta } from "./file.ts";
 import type { LintIssue } from "./linter.ts";
 import type { Problem } from "./requirements.ts";
+import type { RdWorkProblem } from "./rd_work.ts";
 import { ROLE_PATHS } from "./graph.ts";
 
 interface Where {
@@ -127,4 +128,42 @@ export function confirmationRequired(where: Where, mode: string, command: string
       ],
     },
   );
+}
+
+/**
+ * RD's hand-off to QA without RD's own work on this request. The next step is RD's sub-agent
+ * (`dispatch`), except while one is still open: then it is finalized first, with its return JSON.
+ */
+export function rdWorkMissing(
+  where: Where,
+  problem: RdWorkProblem,
+  problems: Problem[],
+  remaining: number,
+  dispatch: string,
+): PeaksError {
+  const { meta, to } = where;
+  const open = problem.kind === "rd-open";
+  const failed = problem.kind === "rd-not-done";
+  return gateError("RD_WORK_MISSING", `rd ${meta.rid} cannot enter ${to}: ${problem.message}`, {
+    data: {
+      rid: meta.rid,
+      role: meta.role,
+      from: meta.state,
+      to,
+      reason: problem.kind,
+      records: problem.records,
+      ...(problems.length ? { missing: problems } : {}),
+      allowIncompleteRemaining: remaining,
+      ...(failed ? { dispatch } : {}),
+    },
+    nextActions: open || failed ? [] : [dispatch],
+    instructions: [
+      open
+        ? "Finalize each listed record when its sub-agent returns (sub-agent finalize --record <record> --outcome done --result-json '<its return JSON>'), then run the transition again."
+        : failed
+        ? "RD's sub-agent did not finish: tell the user; run data.dispatch only when they want RD to try again."
+        : "RD implements the request in its own sub-agent: run the nextAction, review and finalize it, then run the transition again.",
+      overrideHint(remaining),
+    ],
+  });
 }

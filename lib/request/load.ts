@@ -64,7 +64,7 @@ export async function checkRequest(
   return doc;
 }
 
-/** Reads one request; REQUEST_NOT_FOUND (with the init command) when it does not exist. */
+/** Reads one request; REQUEST_NOT_FOUND (with the step that creates it) when it does not exist. */
 export async function loadRequest(
   session: SessionContext,
   role: RequestRole,
@@ -80,9 +80,26 @@ export async function loadRequest(
       `There is no ${role} request ${rid} in session ${session.sessionId} (${shown}).`,
       {
         data: { rid, role, sessionId: session.sessionId, path: shown },
-        nextActions: [initCommandFor(session, role, rid)],
+        nextActions: [await missingRequestStep(session, role, rid)],
       },
     );
   }
   return { path, shown, text, doc: await checkRequest(path, text, role, rid) };
+}
+
+/**
+ * What to run when a request is missing. The orchestrator creates the prd and sc requests itself;
+ * the ui, rd and qa requests come from the swarm's members and the txt one from TXT's sub-agent, so
+ * creating them by hand would skip those steps: then the PRD's request, whose nextAction is the
+ * workflow's next step, or the PRD itself when there is none yet.
+ */
+async function missingRequestStep(
+  session: SessionContext,
+  role: RequestRole,
+  rid: string,
+): Promise<string> {
+  if (role === "prd" || role === "sc") return initCommandFor(session, role, rid);
+  const prd = session.project.layout.request(session.sessionId, "prd", rid);
+  if ((await readRequestText(prd)) === undefined) return initCommandFor(session, "prd", rid);
+  return peaksCommand(session, ["request", "show", rid, "--role", "prd"]);
 }

@@ -6,6 +6,7 @@
 import type { Layout } from "../workspace/paths.ts";
 import type { Requirement } from "./requirements.ts";
 import type { Project } from "../workspace/project.ts";
+import { checkRdWork, type RdWork } from "./rd_work.ts";
 import {
   readRequest,
   REQUEST_TYPES,
@@ -28,6 +29,17 @@ const BUILD = ["feature", "refactor"] as const;
 const PLANNED = ["feature", "bugfix", "refactor"] as const;
 const NOT_DOCS = ["feature", "bugfix", "refactor", "config", "chore"] as const;
 
+/** The sections RD planning's tech doc holds (peaks-rd: scope, files, approach, risks, verification). */
+export const TECH_DOC_HEADINGS = [
+  "## Scope",
+  "## In-scope files",
+  "## Approach",
+  "## Risks",
+  "## Verification",
+];
+/** The sections of a bugfix's bug analysis. */
+export const BUG_ANALYSIS_HEADINGS = ["## Root cause", "## Fix approach"];
+
 const designDraft: Rule = {
   types: ALL,
   file: (l, sid, rid) => l.uiDesignDraft(sid, rid),
@@ -43,11 +55,11 @@ export const PREREQUISITES: Record<string, Rule[]> = {
   "ui:direction-locked": [designDraft],
   "ui:handed-off": [designDraft],
   "rd:spec-locked": [
-    { types: BUILD, file: (l, sid, rid) => l.rdTechDoc(sid, rid) },
+    { types: BUILD, file: (l, sid, rid) => l.rdTechDoc(sid, rid), headings: TECH_DOC_HEADINGS },
     {
       types: ["bugfix"],
       file: (l, sid, rid) => l.rdBugAnalysis(sid, rid),
-      headings: ["## Root cause", "## Fix approach"],
+      headings: BUG_ANALYSIS_HEADINGS,
     },
   ],
   "rd:qa-handoff": [{
@@ -107,12 +119,29 @@ export async function gateRequirements(
     return await retest(project, sid, meta, requirements);
   }
   if (meta.role !== "rd" || to !== "qa-handoff" || requirements.length === 0) return requirements;
-  const qa = await readRequest(project, sid, "qa", meta.rid).catch(() => undefined);
-  if (qa?.meta.state !== "verdict-issued" || qa.meta.verdict !== "return-to-rd") {
-    return requirements;
-  }
-  const at = qa.meta.updatedAt;
-  return requirements.map((r) => ({ ...r, newerThan: { at, event: "QA's return-to-rd verdict" } }));
+  const newerThan = await reworkSince(project, sid, meta.rid);
+  return newerThan ? requirements.map((r) => ({ ...r, newerThan })) : requirements;
+}
+
+/** In the RD-QA repair loop: QA's return-to-rd verdict, which RD's new round comes after. */
+async function reworkSince(project: Project, sid: string, rid: string) {
+  const qa = await readRequest(project, sid, "qa", rid).catch(() => undefined);
+  if (qa?.meta.state !== "verdict-issued" || qa.meta.verdict !== "return-to-rd") return undefined;
+  return { at: qa.meta.updatedAt, event: "QA's return-to-rd verdict" };
+}
+
+/**
+ * RD's own work that its hand-off to QA needs besides the files (rd_work.ts): undefined for
+ * every other transition. In a repair round only the RD sub-agents sent after QA's verdict count.
+ */
+export async function gateRdWork(
+  project: Project,
+  sid: string,
+  meta: Pick<RequestMeta, "role" | "rid">,
+  to: string,
+): Promise<RdWork | undefined> {
+  if (meta.role !== "rd" || to !== "qa-handoff") return undefined;
+  return await checkRdWork(project, sid, meta.rid, await reworkSince(project, sid, meta.rid));
 }
 
 /**

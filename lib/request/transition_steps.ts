@@ -8,12 +8,18 @@ import { readPresence } from "../presence/presence.ts";
 import { callerIdFromEnv } from "../presence/caller.ts";
 import type { QaVerdict, RequestMeta, RequestRole } from "./file.ts";
 import { peaksCommand, type SessionContext } from "../session/session.ts";
-import { confirmationRequired, lintGateFailed, prerequisitesMissing } from "./gate_errors.ts";
+import {
+  confirmationRequired,
+  lintGateFailed,
+  prerequisitesMissing,
+  rdWorkMissing,
+} from "./gate_errors.ts";
 import { type MoveKind, needsConfirm } from "./graph.ts";
-import { lintText } from "./linter.ts";
+import { type LintIssue, lintText } from "./linter.ts";
+import type { RdWorkProblem } from "./rd_work.ts";
 import { OVERRIDE_LIMIT, readOverrides, recordOverride } from "./overrides.ts";
-import { checkRequirements } from "./requirements.ts";
-import { gateRequirements } from "./prerequisites.ts";
+import { checkRequirements, type Problem } from "./requirements.ts";
+import { gateRdWork, gateRequirements } from "./prerequisites.ts";
 import type { checkRework } from "./rework.ts";
 import type { Ctx } from "../infra/command/ctx.ts";
 
@@ -57,24 +63,16 @@ export async function passGates(t: Transition, meta: RequestMeta, text: string):
   const lint = lintText(text);
   const requirements = await gateRequirements(project, sessionId, meta, to);
   const problems = await checkRequirements(project.root, requirements);
-  if (lint.errors.length || problems.length) {
+  const work = (await gateRdWork(project, sessionId, meta, to))?.problem;
+  if (lint.errors.length || problems.length || work) {
     if (!t.allowIncomplete) {
       const remaining = OVERRIDE_LIMIT -
         (await readOverrides(project, sessionId, { rid, role })).length;
-      const where = { meta, to, shown: t.shown };
-      throw lint.errors.length
-        ? lintGateFailed(
-          where,
-          lint.errors,
-          problems,
-          remaining,
-          peaksCommand(t.session, ["request", "lint", rid, "--role", role]),
-        )
-        : prerequisitesMissing(where, problems, remaining, t.show);
+      throw refusal(t, meta, { lint: lint.errors, problems, work }, remaining);
     }
     bypassed = [
       ...(lint.errors.length ? ["lint" as const] : []),
-      ...(problems.length ? ["prerequisites" as const] : []),
+      ...(problems.length || work ? ["prerequisites" as const] : []),
     ];
   } else if (t.allowIncomplete) {
     warnings.push({
@@ -84,6 +82,29 @@ export async function passGates(t: Transition, meta: RequestMeta, text: string):
   }
   if (needsConfirm(role, to) && !t.confirm) await requireConfirmation(t, meta);
   return { warnings, lintErrors: lint.errors.length, bypassed };
+}
+
+/**
+ * The refusal of a forward step: the request's own lint first, then RD's missing work (its
+ * sub-agent writes the missing files too), then the missing files.
+ */
+function refusal(
+  t: Transition,
+  meta: RequestMeta,
+  found: { lint: LintIssue[]; problems: Problem[]; work: RdWorkProblem | undefined },
+  remaining: number,
+) {
+  const where = { meta, to: t.to, shown: t.shown };
+  const { rid, role } = t;
+  if (found.lint.length) {
+    const lint = peaksCommand(t.session, ["request", "lint", rid, "--role", role]);
+    return lintGateFailed(where, found.lint, found.problems, remaining, lint);
+  }
+  if (found.work) {
+    const dispatch = peaksCommand(t.session, ["sub-agent", "dispatch", "rd", "--request-id", rid]);
+    return rdWorkMissing(where, found.work, found.problems, remaining, dispatch);
+  }
+  return prerequisitesMissing(where, found.problems, remaining, t.show);
 }
 
 /** In assisted and strict modes the key transitions wait for the user's --confirm. */

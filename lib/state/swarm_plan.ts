@@ -45,7 +45,7 @@ export const swarmPlanSchemas = schemas((z: Zod) => {
       ok: z.boolean(),
       problems: z.array(z.string()),
     })),
-    /** Its line of the degradation table when it failed. */
+    /** Its line of the degradation table when it failed; the reason it gave when it skipped. */
     note: z.string().nullable(),
     finalizedAtConverge: z.boolean(),
   });

@@ -8,12 +8,17 @@
 import type { Requirement } from "../request/requirements.ts";
 import type { Layout } from "../workspace/paths.ts";
 import type { RequestType } from "../request/file.ts";
+import { BUG_ANALYSIS_HEADINGS, TECH_DOC_HEADINGS } from "../request/prerequisites.ts";
 import type { SwarmOutcome, SwarmRole } from "./plan_file.ts";
 
 function file(path: string, headings: string[] = []): Requirement {
   return { path, headings, placeholderFree: true, standards: false, nonEmpty: true };
 }
 
+/**
+ * Each member's files, as its brief lists them: its Gate-B artefact with the sections its skill
+ * names, and the role request it creates, every placeholder replaced.
+ */
 export function gateBRequirements(
   layout: Layout,
   sid: string,
@@ -25,11 +30,17 @@ export function gateBRequirements(
     case "ui":
       return [file(layout.uiDesignDraft(sid, rid)), file(layout.request(sid, "ui", rid))];
     case "rd-planning":
-      return type === "bugfix"
-        ? [file(layout.rdBugAnalysis(sid, rid), ["## Root cause", "## Fix approach"])]
-        : [file(layout.rdTechDoc(sid, rid))];
+      return [
+        type === "bugfix"
+          ? file(layout.rdBugAnalysis(sid, rid), BUG_ANALYSIS_HEADINGS)
+          : file(layout.rdTechDoc(sid, rid), TECH_DOC_HEADINGS),
+        file(layout.request(sid, "rd", rid)),
+      ];
     case "qa-test-cases":
-      return [file(layout.qaTestCases(sid, rid), ["## Test cases"])];
+      return [
+        file(layout.qaTestCases(sid, rid), ["## Test cases"]),
+        file(layout.request(sid, "qa", rid)),
+      ];
   }
 }
 

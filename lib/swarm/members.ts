@@ -4,7 +4,8 @@
  * and whether its Gate-B files are there. A member fails when it returned
  * blocked, when its record failed, was cancelled, timed out, went stale or
  * never started, when it was never dispatched, or when a Gate-B file is
- * missing or unfinished.
+ * missing or unfinished. A member that returned skipped with a reason is
+ * skipped: no Gate-B check, no degradation.
  */
 import { checkRequirements } from "../request/requirements.ts";
 import { type NodeProgress, pendingProgress } from "../dag/progress.ts";
@@ -60,6 +61,16 @@ function recordReasons(p: NodeProgress, preds: SwarmRole[], all: Map<string, Nod
   return reasons;
 }
 
+/**
+ * A member that finished and returned `skipped` with a reason (UI on a request with no visual
+ * surface, planning for a type that needs none): scored skipped, its files are not looked for.
+ */
+function skippedMember(p: NodeProgress): string | undefined {
+  const result = p.record?.result;
+  if (p.status !== "done" || result?.status !== "skipped") return undefined;
+  return result.reason?.trim() || undefined;
+}
+
 export async function assessMembers(
   project: Project,
   plan: SwarmPlan,
@@ -69,6 +80,20 @@ export async function assessMembers(
   const preds = predecessorsOf(plan);
   return await Promise.all(plan.subAgents.map(async (role) => {
     const p = progress.get(role) ?? pendingProgress(role);
+    const skip = skippedMember(p);
+    if (skip) {
+      return {
+        role,
+        final: "skipped" as const,
+        recordPath: p.recordPath ? displayPath(project.root, p.recordPath) : null,
+        recordStatus: p.status,
+        resultStatus: "skipped",
+        reasons: [],
+        artefacts: [],
+        note: skip,
+        finalizedAtConverge: finalizedNow.has(role),
+      };
+    }
     const requirements = gateBRequirements(
       project.layout,
       plan.sessionId,
@@ -87,7 +112,8 @@ export async function assessMembers(
       ...artefacts.flatMap((a) => a.problems.map((m) => `Gate B: ${m}`)),
     ];
     const resultStatus = p.record?.result?.status ?? null;
-    const final = reasons.length ? "failed" : resultStatus === "skipped" ? "skipped" : "ok";
+    if (resultStatus === "skipped") reasons.push("returned skipped without a reason");
+    const final = reasons.length ? "failed" : "ok";
     return {
       role,
       final,

@@ -44,11 +44,36 @@ export function matchKeywords(text: string): string[] {
   return found;
 }
 
-/** The PRD text the keywords are looked for in: the body without peaks' state history. */
+/** Headings of what the request leaves out: a UI word there is not a UI goal. */
+const EXCLUDED_SECTION = /^(non[- ]?goals?|out[- ]of[- ]scope|not in scope|非目标|不做|不在范围)/i;
+
+/** The lines of `lines` outside its non-goal sections (each runs to the next heading as high). */
+function withoutNonGoals(lines: string[]): string[] {
+  const kept: string[] = [];
+  let skipping = 0;
+  for (const line of lines) {
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line.trim());
+    if (heading) {
+      const level = heading[1].length;
+      if (skipping && level > skipping) continue;
+      skipping = EXCLUDED_SECTION.test(heading[2].replace(/[*_`:]/g, "").trim()) ? level : 0;
+      if (skipping) continue;
+    } else if (skipping) continue;
+    kept.push(line);
+  }
+  return kept;
+}
+
+/**
+ * The PRD text the keywords are looked for in: the body without peaks' state history and without
+ * its non-goals ("Non-goals", "Out of scope"): UI joins for what the request does, not for what it
+ * says it leaves alone.
+ */
 export function prdSearchText(body: string): string {
   const lines = body.split("\n");
   const span = historySpan(lines);
-  return span ? [...lines.slice(0, span.start), ...lines.slice(span.end + 1)].join("\n") : body;
+  const own = span ? [...lines.slice(0, span.start), ...lines.slice(span.end + 1)] : lines;
+  return withoutNonGoals(own).join("\n");
 }
 
 export const SKIPPED_TYPES: readonly RequestType[] = ["config", "docs", "chore"];

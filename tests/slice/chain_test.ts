@@ -5,6 +5,7 @@
 import { assertEquals, assertMatch } from "@std/assert";
 import { join } from "../../lib/infra/std.ts";
 import { runPeaks, type RunResult } from "../support/cli.ts";
+import { TECH_DOC } from "../support/request_fixture.ts";
 import { tempDir, writeText } from "../support/temp.ts";
 import { fillPlaceholders } from "../support/request_fixture.ts";
 import { prdText } from "../support/swarm.ts";
@@ -43,7 +44,7 @@ Deno.test("rd spec-locked with a slice DAG leads to the fan-out; a plain dispatc
   ];
   assertEquals((await peaks("sub-agent", "finalize", ...early_)).code, 0);
 
-  await writeText(join(root, session, "rd/tech-doc-r1.md"), "# r1\n\nthe plan\n");
+  await writeText(join(root, session, "rd/tech-doc-r1.md"), TECH_DOC);
   await writeSliceDag(root, sid, [{ id: "a" }, { id: "b" }]);
   const locked = await peaks(
     "request",

@@ -2,6 +2,34 @@
 import { assertEquals } from "@std/assert";
 import { runPeaks, type RunResult } from "./cli.ts";
 import { writeText } from "./temp.ts";
+import { makeRecord } from "./subagent.ts";
+import type { DispatchRecord } from "../../lib/record/record.ts";
+
+/** A tech doc with the sections RD planning's brief asks for. */
+export const TECH_DOC = [
+  "# Tech doc",
+  "",
+  "## Scope",
+  "",
+  "One endpoint, one table.",
+  "",
+  "## In-scope files",
+  "",
+  "- src/api/login.ts",
+  "",
+  "## Approach",
+  "",
+  "A handler that checks the password hash.",
+  "",
+  "## Risks",
+  "",
+  "Timing attacks: compare in constant time.",
+  "",
+  "## Verification",
+  "",
+  "A unit test per branch.",
+  "",
+].join("\n");
 
 export interface Workspace {
   root: string;
@@ -75,4 +103,43 @@ export function transition(
   ...extra: string[]
 ) {
   return ws.peaks("request", "transition", rid, "--role", role, "--state", state, ...extra);
+}
+
+/**
+ * RD's sub-agent for `rid` finished: the product files it wrote (relative to the project) and its
+ * record, finalized done with a return JSON that lists them. Returns the record's path.
+ */
+export async function rdFinished(
+  ws: Workspace,
+  rid: string,
+  files: string[] = ["src/app.ts"],
+  overrides: Partial<DispatchRecord> = {},
+): Promise<string> {
+  for (const file of files) await writeText(`${ws.root}/${file}`, `// ${rid}\n`);
+  const at = new Date().toISOString();
+  const record = makeRecord({
+    sessionId: ws.sid,
+    role: "rd",
+    batchId: `b-${rid}`,
+    n: 1,
+    requestId: rid,
+    status: "done",
+    createdAt: at,
+    overrides: {
+      disposed: true,
+      disposedAt: at,
+      result: {
+        role: "rd",
+        rid,
+        status: "ok",
+        artefacts: [`.peaks/_runtime/${ws.sid}/rd/code-review-${rid}.md`, ...files],
+        warnings: [],
+      },
+      ...overrides,
+    },
+  });
+  const path =
+    `${ws.root}/.peaks/_sub_agents/${ws.sid}/dispatch-${rid}-rd-${crypto.randomUUID()}.json`;
+  await writeText(path, JSON.stringify(record));
+  return path;
 }

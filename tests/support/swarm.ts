@@ -8,6 +8,7 @@ import { assertEquals } from "@std/assert";
 import type { RunResult } from "./cli.ts";
 import { type Workspace, workspace } from "./request_fixture.ts";
 import { writeText } from "./temp.ts";
+import { TECH_DOC } from "./request_fixture.ts";
 
 export const CLAUDE = { CLAUDECODE: "1" };
 
@@ -81,7 +82,12 @@ export async function writeScan(ws: Workspace, frontendOnly: boolean): Promise<v
   );
 }
 
-/** Writes a member's Gate-B files, filled in. */
+/** A role request as its member leaves it: every placeholder replaced. */
+export function roleRequest(rid: string, type: string, role: string, body: string): string {
+  return prdText(rid, type, "draft", body).replace("role: prd", `role: ${role}`);
+}
+
+/** Writes a member's Gate-B files (its artefact and its role request), filled in. */
 export async function writeArtefacts(
   ws: Workspace,
   rid: string,
@@ -106,11 +112,13 @@ export async function writeArtefacts(
           "# Bug analysis\n\n## Root cause\n\nA race.\n\n## Fix approach\n\nA lock.\n",
         );
       } else {
-        await ws.write(`rd/tech-doc-${rid}.md`, "# Tech doc\n\nOne endpoint, one table.\n");
+        await ws.write(`rd/tech-doc-${rid}.md`, TECH_DOC);
       }
+      await ws.write(`rd/requests/${rid}.md`, roleRequest(rid, type, "rd", "The plan in short."));
       return;
     case "qa-test-cases":
       await ws.write(`qa/test-cases/${rid}.md`, "# Tests\n\n## Test cases\n\n- TC1 (A1): login\n");
+      await ws.write(`qa/requests/${rid}.md`, roleRequest(rid, type, "qa", "TC1 covers A1."));
       return;
   }
 }
@@ -186,6 +194,7 @@ export async function finishMember(
       artefacts: [],
       warnings: [],
       blockedReason: result === "blocked" ? "design source missing" : null,
+      reason: result === "skipped" ? "non-frontend-request" : null,
     }),
   );
   assertEquals(finalized.code, 0, finalized.stdout);

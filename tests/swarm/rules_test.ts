@@ -65,6 +65,37 @@ Deno.test("the PRD's state history is not searched for keywords", () => {
   assertEquals(matchKeywords(body), ["page"]);
 });
 
+Deno.test("a UI word in the PRD's non-goals or out-of-scope section does not bring UI in", () => {
+  const body = [
+    "# PRD 002-race",
+    "",
+    "## Goals",
+    "",
+    "Fix the race in the export job on the server.",
+    "",
+    "## Non-goals",
+    "",
+    "- No change to the export page.",
+    "",
+    "### Later",
+    "",
+    "- A new layout for the report.",
+    "",
+    "## Out of scope",
+    "",
+    "- The settings form.",
+    "",
+    "## Acceptance criteria",
+    "",
+    "- A1: two exports at once both finish.",
+  ].join("\n");
+  assertEquals(matchKeywords(prdSearchText(body)), []);
+  assertEquals(matchKeywords(body), ["page", "form", "layout"]);
+  // A UI word in the goals still counts.
+  const goal = body.replace("on the server.", "on the server and its page.");
+  assertEquals(matchKeywords(prdSearchText(goal)), ["page"]);
+});
+
 Deno.test("types decide the members; config, docs and chore skip the swarm", () => {
   assertEquals(plannedRoles("feature", true), ["ui", "rd-planning", "qa-test-cases"]);
   assertEquals(plannedRoles("refactor", false), ["rd-planning", "qa-test-cases"]);

@@ -51,7 +51,8 @@ const spec = defineCommand({
     "Moves a request along its role's state graph (one step forward, to blocked from anywhere, or from blocked " +
     "back to the state it was blocked from; after a return-to-rd verdict RD may step back from qa-handoff to " +
     "implemented and QA from verdict-issued to running, at most 3 re-tests). A forward step runs the lint gate (LINT_GATE_FAILED) and the " +
-    "prerequisite gate for the request type (PREREQUISITES_MISSING, naming each file and exact heading). " +
+    "prerequisite gate for the request type (PREREQUISITES_MISSING, naming each file and exact heading); rd qa-handoff " +
+    "also needs an rd sub-agent of the request finalized done whose return names a changed file outside .peaks/ (RD_WORK_MISSING). " +
     "--allow-incomplete --reason skips both gates, is recorded, and works 3 times per session. In assisted " +
     "and strict presence modes, prd confirmed-by-user, ui direction-locked, qa verdict-issued and txt finalized " +
     "need --confirm. QA's verdict-issued needs --verdict pass|return-to-rd|blocked.",
@@ -83,7 +84,7 @@ const spec = defineCommand({
     'peaks request transition 001-login --role rd --state blocked --reason "waiting for the API schema" --json',
   ],
   exitNotes: [
-    "3  INVALID_TRANSITION, LINT_GATE_FAILED, PREREQUISITES_MISSING, CONFIRMATION_REQUIRED, ALLOW_INCOMPLETE_LIMIT, REWORK_LIMIT_REACHED",
+    "3  INVALID_TRANSITION, LINT_GATE_FAILED, PREREQUISITES_MISSING, RD_WORK_MISSING, CONFIRMATION_REQUIRED, ALLOW_INCOMPLETE_LIMIT, REWORK_LIMIT_REACHED",
   ],
   async run({ flags, args }, ctx) {
     const asked = checkFlags(flags);

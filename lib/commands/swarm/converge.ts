@@ -91,7 +91,9 @@ export default defineCommand({
       failed,
       // Delivered members in a word; a failed one with everything converge found.
       members: members.map((m) =>
-        m.final === "failed" ? withoutEmpty(m) : { role: m.role, final: m.final }
+        m.final === "failed"
+          ? withoutEmpty(m)
+          : { role: m.role, final: m.final, ...(m.note ? { reason: m.note } : {}) }
       ),
       instructions: next.instructions,
       ...next.data,

@@ -41,7 +41,7 @@ export default defineCommand({
   description:
     "Decides the swarm for a request from its PRD (which must be confirmed-by-user or handed-off, else " +
     "PRD_NOT_READY): feature, refactor and bugfix get rd-planning + qa-test-cases, plus ui when the project scan " +
-    "says frontendOnly or the PRD names a frontend keyword; config, docs and chore skip the swarm. full-auto, 24h " +
+    "says frontendOnly or the PRD names a frontend keyword outside its non-goals; config, docs and chore skip the swarm. full-auto, 24h " +
     "and swarm modes decide alone; assisted and strict return needsChoice with the three shapes until --choice " +
     "is given (nothing is written meanwhile). Writes sc/swarm-plan-<rid>.json and sc/slice-dag-<rid>.json, sets the presence " +
     "gate swarm-fan-out, and hands out the one `sub-agent dispatch --from-dag` command that launches the swarm.",
@@ -94,7 +94,7 @@ export default defineCommand({
     };
     const choice: SwarmChoice | undefined = planned === undefined
       ? undefined
-      : flags.choice ?? (modeDecidesAlone(mode.mode) ? "full" : undefined);
+      : flags.choice ?? (modeDecidesAlone(mode.mode) ? aloneChoice(planned) : undefined);
     if (planned !== undefined && choice === undefined) {
       const modeWords = mode.source === "flag" ? ["--mode", mode.mode] : [];
       return needsChoice(ctx, session, rid, planned, signals, modeWords, warnings);
@@ -283,4 +283,9 @@ function needsChoice(
       ...options.map((o) => `  ${o.choice}: ${o.summary}\n    ${o.command}`),
     ].join("\n"),
   };
+}
+
+/** What a mode that decides alone picks: every planned member in parallel, named for what it is. */
+function aloneChoice(planned: readonly string[]): SwarmChoice {
+  return planned.includes("ui") ? "full" : "backend-only";
 }

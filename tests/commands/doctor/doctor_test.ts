@@ -105,6 +105,11 @@ Deno.test("a stale record, a removed gitignore block and drifted skills: each re
   const stale = finding(result, "records.stale");
   assertEquals(stale.severity, "warning");
   assertEquals(stale.paths?.length, 2, "the stale one and the never-started one");
+  // The one that never began did not stop beating.
+  assertEquals(
+    stale.title,
+    `Sub-agent records of session ${p.sid}: 1 stopped beating, 1 never started`,
+  );
   assertEquals(
     stale.fix,
     `peaks sub-agent finalize --all-stale --outcome failed --session-id ${p.sid} --project ${p.root}`,
@@ -224,4 +229,23 @@ Deno.test("a broken skills manifest and a record of a session whose metadata is 
 
   assertEquals((await runFix(p, manifest.fix!)).code, 0);
   assertEquals(ids(await doctor(p)), ["records.stale"]);
+});
+
+Deno.test("a queued record is queued / not started, not open and beating", async () => {
+  await using dir = await tempDir();
+  const p = await healthyProject(dir.path);
+  await writeBatchOnDisk(p.root, p.sid, "b-queued", [
+    makeRecord({ sessionId: p.sid, role: "rd", batchId: "b-queued", n: 1, createdAt: ago(5_000) }),
+    makeRecord({
+      sessionId: p.sid,
+      role: "qa",
+      batchId: "b-queued",
+      n: 2,
+      createdAt: ago(20_000),
+      beats: [[ago(5_000), 30]],
+    }),
+  ]);
+  const result = await doctor(p);
+  const records = result.json.data.checks.find((c: { name: string }) => c.name === "records");
+  assertEquals(records.summary, "2 record(s) read, 1 open and beating, 1 queued / not started");
 });

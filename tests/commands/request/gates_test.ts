@@ -3,7 +3,9 @@ import { tempDir } from "../../support/temp.ts";
 import { runPeaks } from "../../support/cli.ts";
 import { runNextAction } from "../../support/next_actions.ts";
 import {
+  rdFinished,
   readyRequest,
+  TECH_DOC,
   transition,
   type Workspace,
   workspace,
@@ -32,7 +34,8 @@ Deno.test("every role walks its whole graph once its artefacts exist", async () 
   const ws = await workspace(dir.path);
   for (const role of ["prd", "ui", "rd", "qa", "sc", "txt"]) await readyRequest(ws, role, "r1");
   await ws.write("ui/design-draft-r1.md", "# Draft\n\nCards on a grid.\n");
-  await ws.write("rd/tech-doc-r1.md", "# Tech doc\n");
+  await ws.write("rd/tech-doc-r1.md", TECH_DOC);
+  await rdFinished(ws, "r1");
   await ws.write("rd/code-review-r1.md", "# Review\n\n## Findings\n\nNone blocking.\n");
   await ws.write("qa/test-cases/r1.md", "## Test cases\n\n- TC1\n");
   await ws.write("qa/test-reports/r1.md", "## Test execution\n\n- TC1 passed\n");

@@ -161,6 +161,8 @@ Deno.test("the session resolves like everywhere else; a missing request offers i
   const missing = await ws.peaks("request", "show", "nope", "--role", "ui");
   assertEquals(missing.code, 1);
   assertEquals(missing.json.code, "REQUEST_NOT_FOUND");
+  // No PRD yet: the workflow starts with it, not with a UI request made by hand.
+  assertMatch(missing.json.nextActions[0], /^peaks request init --role prd --id nope /);
   const init = await runNextAction(missing.json.nextActions[0], { cwd: dir.path });
   assertEquals(init.json.data.status, "preview");
 
@@ -203,4 +205,22 @@ Deno.test("bad identifiers never reach the file system", async () => {
   const role = await ws.peaks("request", "lint", "r1", "--role", "pm");
   assertEquals(role.code, 2);
   assertEquals(role.json.data.allowed, ["prd", "ui", "rd", "qa", "sc", "txt"]);
+});
+
+Deno.test("rd's request before the swarm: REQUEST_NOT_FOUND leads to the PRD's next step, never to init rd", async () => {
+  await using dir = await tempDir();
+  const ws = await workspace(dir.path);
+  await readyRequest(ws, "prd", "001-a");
+  for (const role of ["rd", "ui", "qa", "txt"]) {
+    const missing = await ws.peaks("request", "show", "001-a", "--role", role);
+    assertEquals(missing.json.code, "REQUEST_NOT_FOUND");
+    assertEquals(missing.json.nextActions.length, 1);
+    assertMatch(missing.json.nextActions[0], /^peaks request show 001-a --role prd /);
+  }
+  const next = await runNextAction(
+    (await ws.peaks("request", "show", "001-a", "--role", "rd")).json.nextActions[0],
+    { cwd: dir.path },
+  );
+  assertEquals(next.code, 0, next.stdout);
+  assertEquals(/request init --role rd/.test(next.json.nextActions.join(" ")), false);
 });

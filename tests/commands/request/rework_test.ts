@@ -1,6 +1,12 @@
 import { assertEquals, assertMatch } from "@std/assert";
 import { tempDir } from "../../support/temp.ts";
-import { readyRequest, transition, workspace } from "../../support/request_fixture.ts";
+import {
+  rdFinished,
+  readyRequest,
+  TECH_DOC,
+  transition,
+  workspace,
+} from "../../support/request_fixture.ts";
 import { runNextAction } from "../../support/next_actions.ts";
 
 Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at most 3 re-tests", async () => {
@@ -8,7 +14,8 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
   const ws = await workspace(dir.path);
   await readyRequest(ws, "rd", "r1");
   await readyRequest(ws, "qa", "r1");
-  await ws.write("rd/tech-doc-r1.md", "# Tech doc\n");
+  await ws.write("rd/tech-doc-r1.md", TECH_DOC);
+  await rdFinished(ws, "r1");
   await ws.write("rd/code-review-r1.md", "# Review\n\n## Findings\n\nNone.\n");
   await ws.write("qa/test-cases/r1.md", "## Test cases\n\n- TC1\n");
   await ws.write("qa/test-reports/r1.md", "## Test execution\n\n- TC1 failed\n");
@@ -33,7 +40,8 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
   await ws.write("qa/test-cases/r2.md", "## Test cases\n\n- TC1\n");
   await ws.write("qa/test-reports/r2.md", "## Test execution\n\n- TC1 failed\n");
   await ws.write("rd/code-review-r2.md", "# Review\n\n## Findings\n\nNone.\n");
-  await ws.write("rd/tech-doc-r2.md", "# Tech doc\n");
+  await ws.write("rd/tech-doc-r2.md", TECH_DOC);
+  await rdFinished(ws, "r2");
   for (const state of ["spec-locked", "implemented", "qa-handoff"]) {
     await transition(ws, "rd", "r2", state);
   }
@@ -54,6 +62,11 @@ Deno.test("the RD-QA repair loop: back edges open only after return-to-rd, at mo
     const rd = await runNextAction(back, { cwd: dir.path });
     assertEquals(rd.code, 0, rd.stdout);
     assertEquals(rd.json.data.kind, "rework");
+    // RD's sub-agent of the earlier round does not hand the rework to QA: RD works again first.
+    const idle = await transition(ws, "rd", "r2", "qa-handoff");
+    assertEquals([idle.code, idle.json.code], [3, "RD_WORK_MISSING"], idle.stdout);
+    assertEquals(idle.json.data.reason, "no-rd-record");
+    await rdFinished(ws, "r2", [`src/fix-${round}.ts`]);
     // Round one's code review does not hand the rework to QA: RD reviews its new diff first.
     const stale = await transition(ws, "rd", "r2", "qa-handoff");
     assertEquals([stale.code, stale.json.code], [3, "PREREQUISITES_MISSING"], stale.stdout);

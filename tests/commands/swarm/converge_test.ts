@@ -125,7 +125,8 @@ async function storedPlan(ws: Workspace) {
 
 /** The RD request the rd-planning member would have created and filled. */
 async function rdRequest(ws: Workspace, type = "feature") {
-  await readyRequest(ws, "rd", "001-login", type);
+  const exists = await Deno.stat(ws.requestPath("rd", "001-login")).then(() => true, () => false);
+  if (!exists) await readyRequest(ws, "rd", "001-login", type);
 }
 
 Deno.test("all members delivered: ok, plan and presence updated, the RD step runs", async () => {
@@ -182,6 +183,7 @@ Deno.test("RD planning's record failed: tech-doc-missing; RD plans inline", asyn
   await using dir = await tempDir();
   const { ws } = await swarm(dir.path, { "rd-planning": "record-failed" });
   await Deno.remove(`${dir.path}/.peaks/_runtime/${ws.sid}/rd/tech-doc-001-login.md`);
+  await Deno.remove(ws.requestPath("rd", "001-login"));
   const result = await converge(ws);
   assertEquals(result.json.data.outcome, "tech-doc-missing");
   const rd = result.json.data.members[1];
@@ -396,4 +398,72 @@ Deno.test("a person reads next: once after swarm plan and after swarm converge",
   });
   assertEquals(human.code, 0, human.stderr);
   assertEquals((human.stdout.match(/^next:/gm) ?? []).length, 1, human.stdout);
+});
+
+Deno.test("UI skipped with a reason: scored skipped, no Gate B, no degradation, no ARTIFACT_MISSING", async () => {
+  await using dir = await tempDir();
+  const ws = await swarmWorkspace(dir.path);
+  await writePrd(ws, "001-login", { state: "handed-off", body: "A login page with a form." });
+  const run = await planAndDispatch(ws, "001-login");
+  for (const role of Object.keys(run.records)) {
+    const base = { record: run.records[role], role, rid: "001-login", batchId: run.batchId };
+    if (role === "ui") {
+      // The skip finalizes without a warning about the files declared for UI.
+      const finalized = await ws.peaks(
+        "sub-agent",
+        "finalize",
+        "--record",
+        base.record,
+        "--outcome",
+        "done",
+        "--result-json",
+        JSON.stringify({
+          role,
+          rid: "001-login",
+          status: "skipped",
+          artefacts: [],
+          warnings: [],
+          reason: "non-frontend-request",
+        }),
+      );
+      assertEquals(finalized.code, 0, finalized.stdout);
+      const codes = finalized.json.warnings.map((w: { code: string }) => w.code);
+      assertEquals(codes.includes("ARTIFACT_MISSING"), false, finalized.stdout);
+      continue;
+    }
+    await writeArtefacts(ws, "001-login", role);
+    await finishMember(ws, base);
+  }
+  const result = await converge(ws);
+  assertEquals(result.code, 0, result.stdout);
+  assertEquals(result.json.data.outcome, "ok");
+  assertEquals(result.json.data.members[0], {
+    role: "ui",
+    final: "skipped",
+    reason: "non-frontend-request",
+  });
+  // No UI lock: the RD step is next.
+  assertMatch(result.json.nextActions[0], /--role rd --state spec-locked /);
+});
+
+Deno.test("converge checks every member's request and the tech doc's sections, as the briefs list them", async () => {
+  await using dir = await tempDir();
+  const { ws } = await swarm(dir.path, {});
+  // QA's request still has its template placeholders; the tech doc is three lines.
+  await ws.write("qa/requests/001-login.md", "---\nrid: 001-login\n---\n# QA\n\n<what to test>\n");
+  await ws.write("rd/tech-doc-001-login.md", "# Tech doc\n\nOne endpoint, one table.\n");
+  const result = await converge(ws);
+  assertEquals(result.code, 0, result.stdout);
+  assertEquals(result.json.data.outcome, "swarm-degraded-to-sequential");
+  const [, rd, qa] = result.json.data.members;
+  assert(
+    rd.reasons.some((r: string) =>
+      /tech-doc-001-login\.md must contain the lines "## Scope"/.test(r)
+    ),
+    rd.reasons,
+  );
+  assert(
+    qa.reasons.some((r: string) => /qa\/requests\/001-login\.md still has 1 placeholder/.test(r)),
+    qa.reasons,
+  );
 });

@@ -56,7 +56,10 @@ Deno.test("feature with a frontend keyword: ui, rd-planning and qa-test-cases; o
   assertEquals(dag.nodes.map((n) => n.id), ["ui", "rd-planning", "qa-test-cases"]);
   assertEquals(dag.edges, []);
   assertEquals(dag.batchId, data.batchId);
-  assertEquals(dag.nodes[1].artifacts, [`.peaks/_runtime/${ws.sid}/rd/tech-doc-001-login.md`]);
+  assertEquals(dag.nodes[1].artifacts, [
+    `.peaks/_runtime/${ws.sid}/rd/tech-doc-001-login.md`,
+    `.peaks/_runtime/${ws.sid}/rd/requests/001-login.md`,
+  ]);
   // The task names each file the converge gate checks; the role's skill section rides in the brief.
   assertMatch(
     dag.nodes[0].prompt!,
@@ -94,10 +97,15 @@ Deno.test("bugfix on the backend: rd-planning and qa-test-cases, no ui", async (
   const plan = await ws.peaks("swarm", "plan", "--rid", "002-race", "--mode", "24h");
   assertEquals(plan.code, 0, plan.stdout);
   assertEquals(plan.json.data.subAgents, ["rd-planning", "qa-test-cases"]);
+  // Decided alone without UI: the plan is backend-only, not "full".
+  assertEquals(plan.json.data.choice, "backend-only");
   assertEquals(plan.json.data.frontendOnlySource, "scan");
   assert(!("matchedKeywords" in plan.json.data), "no empty fields");
   const dag = await readDag(dir.path, ws.sid, "002-race");
-  assertEquals(dag.nodes[0].artifacts, [`.peaks/_runtime/${ws.sid}/rd/bug-analysis-002-race.md`]);
+  assertEquals(dag.nodes[0].artifacts, [
+    `.peaks/_runtime/${ws.sid}/rd/bug-analysis-002-race.md`,
+    `.peaks/_runtime/${ws.sid}/rd/requests/002-race.md`,
+  ]);
   // --choice full, as the user picks it, is UI + RD + QA: UI joins without a frontend signal.
   const full = await ws.peaks(
     "swarm",
