@@ -7,9 +7,7 @@
  */
 import { CHANGES_SHOWN, runGit } from "../infra/git.ts";
 import { join } from "../infra/std.ts";
-
-const OURS =
-  /^(\.(claude|agents|trae)\/skills\/(peaks-[^/]+\/|\.peaks-skills-manifest\.json$)|\.claude\/settings(\.local)?\.json$|(CLAUDE|AGENTS)\.md$)/;
+import { isPeaksOwnFile, porcelainPath as pathOf } from "../workspace/own_files.ts";
 
 export interface ReviewedChanges {
   /** Porcelain lines of the sub-agent's change (at most CHANGES_SHOWN, then a "... n more" line). */
@@ -19,11 +17,6 @@ export interface ReviewedChanges {
   /** Files changed before the dispatch and not since, not listed. */
   beforeDispatch: number;
   lines: string[];
-}
-
-/** A porcelain line's path (the target of a rename), relative to the repository's top level. */
-function pathOf(line: string): string {
-  return line.slice(3).replace(/^"|"$/g, "").split(" -> ").at(-1)!;
 }
 
 /** The repository's top level, where porcelain paths start; the project root when git cannot say. */
@@ -54,7 +47,7 @@ export async function reviewChanges(
   const top = await toplevel(root);
   const prefix = root === top ? "" : `${root.slice(top.length + 1).replaceAll("\\", "/")}/`;
   const inProject = (path: string) => path.startsWith(prefix) ? path.slice(prefix.length) : path;
-  const peaks = changes.filter((line) => OURS.test(inProject(pathOf(line))));
+  const peaks = changes.filter((line) => isPeaksOwnFile(inProject(pathOf(line))));
   const rest = changes.filter((line) => !peaks.includes(line));
   const old = dispatchedAt === undefined ? [] : await Promise.all(
     rest.map((line) => before(top, pathOf(line), dispatchedAt)),

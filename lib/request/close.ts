@@ -10,6 +10,7 @@ import { assertId } from "../infra/ids.ts";
 import { runGit, workingTreeChanges } from "../infra/git.ts";
 import { assertWritable } from "../workspace/writable.ts";
 import type { Warning } from "../infra/errors.ts";
+import { isPeaksOwnFile, porcelainPath } from "../workspace/own_files.ts";
 
 export const CLOSE_DECISIONS = ["committed", "uncommitted"] as const;
 export type CloseDecision = typeof CLOSE_DECISIONS[number];
@@ -73,7 +74,13 @@ export function commitMessage(type: string, rid: string, prdBody: string | undef
  * to build on the change), naming how many files and why it matters.
  */
 export async function dirtyTreeWarning(root: string): Promise<Warning | undefined> {
-  const changes = await workingTreeChanges(root);
+  // peaks' own setup (skills, settings, the standards in CLAUDE.md/AGENTS.md) is not a request's
+  // change; a fresh project has it uncommitted. Paths are matched from the repository's top level
+  // and from each folder below it, for a project inside a larger repository.
+  const changes = (await workingTreeChanges(root))?.filter((line) => {
+    const parts = porcelainPath(line).split("/");
+    return !parts.some((_, i) => isPeaksOwnFile(parts.slice(i).join("/")));
+  });
   if (!changes?.length) return undefined;
   return {
     code: "TREE_DIRTY",

@@ -5,7 +5,13 @@
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { tempDir } from "../../support/temp.ts";
-import { readyRequest, transition, workspace } from "../../support/request_fixture.ts";
+import {
+  rdFinished,
+  readyRequest,
+  TECH_DOC,
+  transition,
+  workspace,
+} from "../../support/request_fixture.ts";
 import { STANDARDS_BEGIN, STANDARDS_END } from "../../../lib/standards/block.ts";
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
@@ -104,6 +110,8 @@ Deno.test("after txt finalized the chain's next step is request close, then noth
   await using dir = await tempDir();
   const ws = await workspace(dir.path);
   for (const role of ["rd", "qa", "sc", "txt"]) await readyRequest(ws, role, "r1", "chore");
+  await ws.write("rd/tech-doc-r1.md", TECH_DOC);
+  await rdFinished(ws, "r1");
   await ws.write("rd/code-review-r1.md", "# Review\n\n## Findings\n\nNone blocking.\n");
   await ws.write("qa/test-reports/r1.md", "## Test execution\n\n- TC1 passed\n");
   await ws.write("sc/r1-impact.md", "# Impact\n");
@@ -134,4 +142,30 @@ Deno.test("after txt finalized the chain's next step is request close, then noth
   const after = await ws.peaks("request", "show", "r1", "--role", "txt");
   assertEquals(after.json.nextActions, []);
   assertMatch(after.json.data.step.waitingFor, /closed/);
+});
+
+Deno.test("peaks' own setup files left uncommitted do not make a tree dirty; a user's file does", async () => {
+  await using dir = await tempDir();
+  await git(dir.path, "init", "-q");
+  await Deno.writeTextFile(`${dir.path}/app.js`, "export const a = 1;\n");
+  const ws = await workspace(dir.path);
+  await git(dir.path, "add", "app.js");
+  await git(dir.path, "commit", "-q", "-m", "start");
+  // What a first session start leaves in a fresh project.
+  await Deno.writeTextFile(`${dir.path}/CLAUDE.md`, `${STANDARDS_BEGIN}\n${STANDARDS_END}\n`);
+  await Deno.writeTextFile(`${dir.path}/AGENTS.md`, `${STANDARDS_BEGIN}\n${STANDARDS_END}\n`);
+  await Deno.mkdir(`${dir.path}/.claude/skills/peaks-code`, { recursive: true });
+  await Deno.writeTextFile(`${dir.path}/.claude/skills/peaks-code/SKILL.md`, "# skill\n");
+  await Deno.writeTextFile(`${dir.path}/.claude/settings.json`, "{}\n");
+  const init = (id: string) =>
+    ws.peaks("request", "init", "--role", "prd", "--id", id, "--type", "feature", "--apply");
+  const clean = await init("r1");
+  assertEquals(clean.code, 0, clean.stdout);
+  const codes = clean.json.warnings.map((w: { code: string }) => w.code);
+  assert(!codes.includes("TREE_DIRTY"), clean.stdout);
+
+  await Deno.writeTextFile(`${dir.path}/app.js`, "export const a = 2;\n");
+  const dirty = await init("r2");
+  const warning = dirty.json.warnings.find((w: { code: string }) => w.code === "TREE_DIRTY");
+  assertMatch(warning.message, /^1 file\(s\) outside \.peaks\/ are changed/);
 });
