@@ -1,15 +1,17 @@
 /**
  * RD's own work on a request, which its hand-off to QA needs besides the code review: an RD
  * sub-agent of this request (the implementation, or its slices) finalized as done, and a product
- * change. The change is what those records name: the files their return JSON lists (the return
- * contract lists every file the sub-agent wrote), the files they registered, and the files of a
- * slice peaks merged back; a named file outside `.peaks/` counts when git shows it changed since
- * the record's sub-agent started (outside a checkout: when it exists). A file another request
+ * change. The change is what those records name (the files their return JSON lists, the files
+ * they registered, the files of a slice peaks merged back: a named file outside `.peaks/` counts
+ * when git shows it changed since the record's sub-agent started; outside a checkout, when it
+ * exists), else what the working tree shows written since the dispatch, as finalize's audit does. A file another request
  * changed is never this request's work unless this request's RD names it; swarm members (role
  * `rd-planning`) plan and change nothing, so they are not RD's work here.
  */
 import { isAbsolute, join } from "../infra/std.ts";
-import { changedSince } from "../infra/git.ts";
+import { changedSince, workingTreeChanges } from "../infra/git.ts";
+import { reviewChanges } from "../finalize/changes.ts";
+import { porcelainPath } from "../workspace/own_files.ts";
 import { exists } from "../infra/fs/files.ts";
 import { climbsOut } from "../infra/fs/guard.ts";
 import { displayPath, PEAKS_DIR } from "../workspace/paths.ts";
@@ -68,10 +70,25 @@ function namedFiles(record: DispatchRecord): { named: string[]; merged: string[]
   return { named: [...new Set(named)], merged };
 }
 
+/**
+ * The working tree's changes written since the sub-agent was dispatched, outside `.peaks/` and
+ * peaks' own files: the change finalize's audit shows as the sub-agent's (the return contract
+ * summarises product files in `diffSummary`, it does not list them).
+ */
+async function touchedSince(project: Project, record: DispatchRecord): Promise<string[]> {
+  const since = Date.parse(record.createdAt);
+  if (!Number.isFinite(since)) return [];
+  const review = await reviewChanges(project.root, await workingTreeChanges(project.root), since);
+  return (review.changes ?? []).filter((line) => !line.startsWith("... ")).map(porcelainPath);
+}
+
 async function changedFiles(project: Project, record: DispatchRecord): Promise<string[]> {
   const { named, merged } = namedFiles(record);
   const changed = await changedSince(project.root, record.gitHead, named);
-  if (changed !== undefined) return [...merged, ...changed];
+  if (changed !== undefined) {
+    const found = [...merged, ...changed];
+    return found.length ? found : await touchedSince(project, record);
+  }
   const present = await Promise.all(
     named.map(async (p) => (await exists(join(project.root, p))) ? p : undefined),
   );
@@ -133,7 +150,7 @@ export async function checkRdWork(
     problem: {
       kind: "no-product-change",
       message:
-        `RD's finalized work on ${rid}${after} changed no product file: no file outside ${PEAKS_DIR}/ that its return JSON lists differs from where it started.`,
+        `RD's finalized work on ${rid}${after} changed no product file: no file outside ${PEAKS_DIR}/ that it names or wrote after its dispatch differs from where it started.`,
       records: shown(done),
     },
   };
