@@ -1,4 +1,8 @@
-/** The commands that decide a slice conflict, as the envelopes, cleanup and doctor name them. */
+/**
+ * The commands that decide a slice conflict, as the envelopes, cleanup and doctor name them. They
+ * are the orchestrator's to run, and it reads JSON: each asks for the envelope, whose nextAction
+ * goes on with the DAG.
+ */
 import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import { peaksLine } from "../infra/shell.ts";
@@ -15,7 +19,7 @@ export interface ConflictCommands {
 export function conflictCommands(project: Project, recordPath: string): ConflictCommands {
   const record = displayPath(project.root, recordPath);
   const merge = (...extra: string[]) =>
-    peaksLine(project.root, ["sub-agent", "merge", "--record", record, ...extra]);
+    peaksLine(project.root, ["sub-agent", "merge", "--record", record, ...extra], ["--json"]);
   return {
     keepMain: merge("--keep", "main"),
     keepSlice: merge("--keep", "slice"),

@@ -19,7 +19,10 @@ export interface PlanView {
   dagPath: string | null;
   subAgents: string[];
   outcome: string | null;
-  /** Members converge found delivered (`ok` or `skipped`). */
+  /**
+   * Members converge found delivered (`ok`). A member skipped with a reason delivered nothing to
+   * lock: its request stays where it is and the workflow goes past it.
+   */
   delivered: string[];
 }
 
@@ -50,7 +53,7 @@ function planView(raw: unknown, rid: string): PlanView | undefined {
     subAgents: strings(plan.subAgents),
     outcome: typeof convergence?.outcome === "string" ? convergence.outcome : null,
     delivered: members
-      .filter((m) => m && (m.final === "ok" || m.final === "skipped"))
+      .filter((m) => m && m.final === "ok")
       .map((m) => String(m.role)),
   };
 }

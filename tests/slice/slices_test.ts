@@ -8,7 +8,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/as
 import { join } from "../../lib/infra/std.ts";
 import { runPeaks, type RunResult } from "../support/cli.ts";
 import { exists, tempDir, writeText } from "../support/temp.ts";
-import { fillPlaceholders } from "../support/request_fixture.ts";
+import { fillPlaceholders, TECH_DOC } from "../support/request_fixture.ts";
 import { prdText } from "../support/swarm.ts";
 import { detachedEnv, fakeVendors, type Script, waitForExit } from "../support/detached.ts";
 import { runNextAction } from "../support/next_actions.ts";
@@ -137,7 +137,7 @@ Deno.test("the workflow waits for every slice, sends the next level, then one RD
   ]);
   assertEquals(init.code, 0, init.stdout);
   await fillPlaceholders(join(w.root, `.peaks/_runtime/${w.sid}/rd/requests/r1.md`));
-  await writeText(join(w.root, `.peaks/_runtime/${w.sid}/rd/tech-doc-r1.md`), "# r1\n\nthe plan\n");
+  await writeText(join(w.root, `.peaks/_runtime/${w.sid}/rd/tech-doc-r1.md`), TECH_DOC);
   const locked = await peaks(w, [
     "request",
     "transition",
