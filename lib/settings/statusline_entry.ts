@@ -100,15 +100,13 @@ export async function editStatusline(
   }
 
   const changed = next !== undefined && next !== document.text;
-  let saved = "";
-  if (changed && !flags["dry-run"]) {
-    const mode = await fileMode(path);
-    saved = await saveSettings(path, next!, {
+  const saved = changed && !flags["dry-run"]
+    ? await saveSettings(path, next!, {
       uninstall: action === "uninstall",
-      mode,
+      mode: await fileMode(path),
       encode: (text) => document.encode(text),
-    });
-  }
+    })
+    : "";
   const reported = changed && flags["dry-run"]
     ? `would-be-${outcome}`
     : changed

@@ -8,21 +8,39 @@ import { join } from "../../lib/infra/std.ts";
 import { tempDir } from "../support/temp.ts";
 import { prdText } from "../support/swarm.ts";
 import { recordPathOf } from "../support/subagent.ts";
-import { readyRequest, transition, type Workspace, workspace } from "../support/request_fixture.ts";
+import {
+  rdFinished,
+  readyRequest,
+  TECH_DOC,
+  transition,
+  type Workspace,
+  workspace,
+} from "../support/request_fixture.ts";
 
 async function prompt(ws: Workspace, role: string): Promise<string> {
   const args = ["sub-agent", "dispatch", role, "--request-id", "r1", "--ide", "opencode"];
   const sent = await ws.peaks(...args);
   assertEquals(sent.code, 0, sent.stdout + sent.stderr);
   const record = join(ws.root, recordPathOf(ws.root, sent.json.data.record));
-  return JSON.parse(await Deno.readTextFile(record)).prompt;
+  const text = JSON.parse(await Deno.readTextFile(record)).prompt;
+  // Closed again, so the next brief of the role is not a second live copy (SUB_AGENT_LIVE).
+  const closed = await ws.peaks(
+    "sub-agent",
+    "finalize",
+    "--record",
+    record,
+    "--outcome",
+    "cancelled",
+  );
+  assertEquals(closed.code, 0, closed.stdout);
+  return text;
 }
 
 async function planned(root: string): Promise<Workspace> {
   const ws = await workspace(root);
   await ws.write("prd/requests/r1.md", prdText("r1", "feature", "handed-off", "Add a report."));
   await readyRequest(ws, "rd", "r1");
-  await ws.write("rd/tech-doc-r1.md", "# r1\n\nthe plan\n");
+  await ws.write("rd/tech-doc-r1.md", TECH_DOC);
   await ws.write("ui/design-draft-r1.md", "# a draft\n");
   return ws;
 }
@@ -51,6 +69,7 @@ Deno.test("a QA re-test brief says which run it is and what changed, and grows t
   await readyRequest(ws, "qa", "r1");
   await ws.write("rd/code-review-r1.md", "# Review\n\n## Findings\n\nNone.\n");
   await ws.write("qa/test-cases/r1.md", "## Test cases\n\n- TC1\n");
+  await rdFinished(ws, "r1");
   for (const state of ["spec-locked", "implemented", "qa-handoff"]) {
     assertEquals((await transition(ws, "rd", "r1", state)).code, 0, state);
   }
@@ -65,7 +84,9 @@ Deno.test("a QA re-test brief says which run it is and what changed, and grows t
   assertEquals(returned.code, 0, returned.stdout);
   assertEquals((await transition(ws, "rd", "r1", "implemented")).code, 0);
   await ws.write("rd/code-review-r1.md", "# Review\n\n## Findings\n\nFixed the offset.\n");
-  assertEquals((await transition(ws, "rd", "r1", "qa-handoff")).code, 0);
+  await rdFinished(ws, "r1", ["src/fix.ts"]);
+  const handed = await transition(ws, "rd", "r1", "qa-handoff");
+  assertEquals(handed.code, 0, handed.stdout);
   assertEquals((await transition(ws, "qa", "r1", "running")).code, 0);
 
   const again = await prompt(ws, "qa");

@@ -107,6 +107,36 @@ export const PROJECT_CASES: Record<string, CommandCases> = {
       },
     ],
   },
+  "request close": {
+    baseline: () => ["request", "close", "r1"],
+    cases: [
+      {
+        name: "a request whose txt is not finalized",
+        argv: () => ["request", "close", "r1", "--decision", "uncommitted"],
+        exit: 3,
+        code: "REQUEST_NOT_FINISHED",
+        unchanged: true,
+      },
+      {
+        name: "a decision it does not know",
+        argv: () => ["request", "close", "r1", "--decision", "maybe"],
+        exit: 2,
+        unchanged: true,
+      },
+      {
+        name: "an id that climbs out",
+        argv: () => ["request", "close", "../../etc", "--decision", "committed"],
+        exit: 2,
+        unchanged: true,
+      },
+      {
+        name: "front matter cut off",
+        setup: async (fx) => await write(requestFile(fx), "---\nrid: r1\nrole: prd\n"),
+        argv: () => ["request", "close", "r1"],
+        exit: [1, 3],
+      },
+    ],
+  },
   "request list": {
     baseline: () => ["request", "list"],
     cases: [

@@ -161,7 +161,7 @@ Deno.test({
     assertEquals(result.code, 1, result.stdout);
     assertStringIncludes(
       result.stdout,
-      "no step named nope (steps: tools check demo test hosts pwsh)",
+      "no step named nope (steps: tools check audit demo test routes hosts pwsh)",
     );
     assertEquals(result.last, "0 passed, 1 failed");
   },

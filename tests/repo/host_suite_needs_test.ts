@@ -9,7 +9,10 @@ const read = (path: string) => Deno.readTextFile(new URL(path, here)).catch(() =
 
 Deno.test("the files given decide which hosts are installed first", async () => {
   assertEquals(await hostsToInstall(["detached_codex_test.ts"], true, read), ["codex"]);
-  assertEquals(await hostsToInstall(["extensions_test.ts"], false, read), ["gemini", "qwen"]);
+  assertEquals(
+    await hostsToInstall(["extensions_test.ts"], false, read),
+    ["codex", "gemini", "opencode", "copilot", "qwen"],
+  );
   assertEquals(
     await hostsToInstall(["claude_hooks_test.ts", "detached_opencode_test.ts"], false, read),
     ["claude", "opencode"],
