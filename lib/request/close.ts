@@ -43,19 +43,37 @@ export interface ChangeSummary {
   /** Porcelain lines outside `.peaks/` (` M src/a.ts`, `?? src/b.ts`), at most CLOSE_FILES_SHOWN. */
   files: string[];
   total: number;
+  /**
+   * peaks' own files among the changes (skills, settings, CLAUDE.md/AGENTS.md), apart from the
+   * request's change: the user decides whether they go in a commit; they never hold a close back.
+   */
+  peaksFiles: string[];
   /** `git diff --shortstat` against HEAD for tracked files, e.g. "2 files changed, 9 insertions(+)". */
   diffStat: string | null;
   /** False outside a git checkout (nothing to show or commit). */
   git: boolean;
 }
 
+/**
+ * A porcelain line of one of peaks' own files, matched from the repository's top level and from
+ * each folder below it (a project inside a larger repository).
+ */
+function isOwnChange(line: string): boolean {
+  const parts = porcelainPath(line).split("/");
+  return parts.some((_, i) => isPeaksOwnFile(parts.slice(i).join("/")));
+}
+
 export async function changeSummary(root: string): Promise<ChangeSummary> {
   const changes = await workingTreeChanges(root);
-  if (changes === undefined) return { files: [], total: 0, diffStat: null, git: false };
+  if (changes === undefined) {
+    return { files: [], total: 0, peaksFiles: [], diffStat: null, git: false };
+  }
+  const product = changes.filter((line) => !isOwnChange(line));
   const stat = await runGit(root, ["diff", "--shortstat", "HEAD", "--", ".", ":(exclude).peaks"]);
   return {
-    files: changes.slice(0, CLOSE_FILES_SHOWN),
-    total: changes.length,
+    files: product.slice(0, CLOSE_FILES_SHOWN),
+    total: product.length,
+    peaksFiles: changes.filter(isOwnChange).slice(0, CLOSE_FILES_SHOWN),
     diffStat: stat.ok && stat.out.trim() ? stat.out.trim().slice(0, 200) : null,
     git: true,
   };
@@ -77,10 +95,7 @@ export async function dirtyTreeWarning(root: string): Promise<Warning | undefine
   // peaks' own setup (skills, settings, the standards in CLAUDE.md/AGENTS.md) is not a request's
   // change; a fresh project has it uncommitted. Paths are matched from the repository's top level
   // and from each folder below it, for a project inside a larger repository.
-  const changes = (await workingTreeChanges(root))?.filter((line) => {
-    const parts = porcelainPath(line).split("/");
-    return !parts.some((_, i) => isPeaksOwnFile(parts.slice(i).join("/")));
-  });
+  const changes = (await workingTreeChanges(root))?.filter((line) => !isOwnChange(line));
   if (!changes?.length) return undefined;
   return {
     code: "TREE_DIRTY",

@@ -45,7 +45,7 @@ export default defineCommand({
       );
     }
     const close = (decision: string) =>
-      peaksCommand(session, ["request", "close", rid, "--decision", decision]);
+      peaksCommand(session, ["request", "close", rid, "--decision", decision, "--json"]);
     const change = await changeSummary(project.root);
     const base = { projectRoot: project.root, sessionId, rid, ...change };
     if (await isClosed(project, sessionId, rid)) {
@@ -68,7 +68,8 @@ export default defineCommand({
         instructions: [
           `Show the user the ${change.total} changed file(s) and the diff summary, propose the commit message ` +
           `"${message}", and ask: commit it, or leave it uncommitted. If they want the commit, run ` +
-          "git add and git commit with their message, then options[0].command; otherwise options[1].command.",
+          "git add and git commit with their message, then options[0].command; otherwise options[1].command. " +
+          "data.peaksFiles are peaks' own files (skills, settings, CLAUDE.md/AGENTS.md): ask whether they go in too.",
         ],
         human: [
           `request ${rid}: ${change.total} changed file(s)`,

@@ -47,6 +47,8 @@ async function finished(root: string) {
   assertEquals((await transition(ws, "txt", "r1", "finalized")).code, 0);
   await Deno.writeTextFile(`${root}/app.js`, "export const a = 2;\n");
   await Deno.writeTextFile(`${root}/count.js`, "export const n = 0;\n");
+  await Deno.mkdir(`${root}/.claude`, { recursive: true });
+  await Deno.writeTextFile(`${root}/.claude/settings.json`, "{}\n");
   return ws;
 }
 
@@ -60,6 +62,9 @@ Deno.test("request close shows the change and the commit message, and closes onl
   assertEquals(data.closed, false);
   assertEquals(data.total, 2);
   assertEquals(data.files, [" M app.js", "?? count.js"]);
+  // peaks' own files are apart: the user decides on them; they never hold the close back.
+  assertEquals(data.peaksFiles, ["?? .claude/settings.json"]);
+  assertMatch(data.options[0].command, / --json( |$)/);
   assertMatch(data.diffStat, /1 file changed/);
   assertEquals(data.commitMessage, "feat(r1): Count the todos");
   assertMatch(data.waitingFor, /^the user/);
