@@ -85,9 +85,10 @@ export async function auditRecord(
 ): Promise<{ audit: RecordAudit; warnings: Warning[] }> {
   const wanted = new Map<string, string | null>();
   for (const meta of record.artifactMetas) wanted.set(meta.path, meta.sha256);
-  // A sub-agent that skipped with a reason wrote nothing: the files declared for it are not due.
+  // A sub-agent that skipped with a reason, or did not end done (failed, blocked, cancelled), wrote
+  // nothing that is due: the files declared for it are not looked for.
   const skipped = record.result?.status === "skipped" && !!record.result.reason?.trim();
-  const declared = skipped ? [] : record.declaredArtifacts;
+  const declared = skipped || record.status !== "done" ? [] : record.declaredArtifacts;
   for (const path of [...declared, ...(record.result?.artefacts ?? [])]) {
     const key = path.replaceAll("\\", "/").replace(/^\.\//, "");
     if (!wanted.has(key)) wanted.set(key, null);

@@ -208,9 +208,8 @@ export const SESSION: Scenario[] = [SCENARIOS[0], LIST_BUGFIX, SEARCH];
 export const EXPECTED_FAILURES: Record<string, string> = {
   "feature-budget":
     "the feature walk takes 48 orchestrator calls (15 of them the startup list) and about 22 KB, over the 45 calls and 20 KB allowed",
-  login: "finalizing the blocked UI warns ARTIFACT_MISSING for the draft it never wrote, and " +
-    "'dispatch that role again' has no command that runs as written (`sub-agent dispatch ui " +
-    "--request-id` answers MISSING_PROMPT)",
+  login: "'dispatch that role again' has no command that runs as written: `sub-agent dispatch ui " +
+    "--request-id` answers MISSING_PROMPT, and the record's prompt is the composed brief",
 };
 
 /** Every walk `deno task walk` runs by default: the single requests, the login case, the session. */

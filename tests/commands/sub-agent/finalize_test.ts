@@ -330,3 +330,33 @@ Deno.test("finalize needs exactly one target", async () => {
   assertMatch(unknown.json.nextActions[0], /^peaks sub-agent list /);
   assertEquals((await runNextAction(unknown.json.nextActions[0], { cwd: dir.path })).code, 0);
 });
+
+Deno.test("a declared artefact is due only from a sub-agent that ended done: a blocked one warns nothing", async () => {
+  await using dir = await tempDir();
+  const sid = await initWorkspace(dir.path);
+  const draft = `.peaks/_runtime/${sid}/ui/design-draft-001-login.md`;
+  const { dispatchRecordPath } = await dispatch(dir.path, "ui", "--write-artifact", draft);
+  const failed = await runPeaks(
+    [
+      "sub-agent",
+      "finalize",
+      "--record",
+      dispatchRecordPath,
+      "--outcome",
+      "failed",
+      "--error",
+      "login-required",
+      "--json",
+    ],
+    { cwd: dir.path },
+  );
+  assertEquals(failed.code, 0, failed.stdout);
+  assertEquals(codes(failed.json.warnings), []);
+
+  const other = await dispatch(dir.path, "ui", "--write-artifact", draft);
+  const done = await runPeaks(
+    ["sub-agent", "finalize", "--record", other.dispatchRecordPath, "--outcome", "done", "--json"],
+    { cwd: dir.path },
+  );
+  assertEquals(codes(done.json.warnings), ["ARTIFACT_MISSING"]);
+});
