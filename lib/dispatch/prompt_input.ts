@@ -79,7 +79,7 @@ export async function readPromptInput(
   } else {
     throw usageError(
       "MISSING_PROMPT",
-      "peaks sub-agent dispatch needs a prompt: --prompt <text>, --prompt-file <path> or --prompt - (stdin). For rd, qa and txt with --request-id, peaks writes the task itself once the request is there.",
+      "peaks sub-agent dispatch needs a prompt: --prompt <text>, --prompt-file <path> or --prompt - (stdin). With --request-id, peaks writes the task itself for rd, qa and txt once the request is there, and for ui, rd-planning and qa-test-cases once swarm plan planned them.",
       { data: { flags: ["prompt", "prompt-file"] } },
     );
   }

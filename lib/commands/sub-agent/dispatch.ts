@@ -3,7 +3,8 @@ import { flag } from "../../infra/command/flag.ts";
 import { readGitHead } from "../../infra/git.ts";
 import { detectIde, HOSTS, IDE_IDS } from "../../hosts/registry.ts";
 import { isoTime, newUuid, optionalId } from "../../infra/ids.ts";
-import { guardFlagPath } from "../../workspace/project.ts";
+import { guardFlagPath, type Project } from "../../workspace/project.ts";
+import { join } from "../../infra/std.ts";
 import { usageError, type Warning } from "../../infra/errors.ts";
 import { assertRole, recordIdOf } from "../../record/names.ts";
 import { openSession, type SessionContext } from "../../session/session.ts";
@@ -212,10 +213,13 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
   const role = checkArgs(input);
   assertDetachedFlags(flags.mode, given);
   const rid = optionalId(flags["request-id"], "--request-id");
-  const givenBatch = optionalId(flags["batch-id"], "--batch-id");
-  const graphNodeId = optionalId(flags["graph-node"], "--graph-node") ?? null;
+  for (const name of ["batch-id", "graph-node"] as const) optionalId(flags[name], `--${name}`);
   const workflowId = optionalId(flags["workflow-id"], "--workflow-id") ?? null;
   const { project, sessionId, sessionSource } = await openSession(ctx, flags["session-id"]);
+  // A swarm member dispatched again by role joins its batch as its node, with the node's files.
+  const member = await swarmMemberTask(input, project, sessionId, role, rid);
+  const givenBatch = optionalId(flags["batch-id"], "--batch-id");
+  const graphNodeId = optionalId(flags["graph-node"], "--graph-node") ?? null;
   // Started now, awaited later: the git process and the reads overlap the rest of the checks.
   const gitHead = readGitHead(project.root);
   const surroundings = readSurroundings(ctx, project, sessionId, rid ?? null);
@@ -226,7 +230,7 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
   const [prompt, roleSection] = await Promise.all([
     promptGiven(flags)
       ? readPromptInput(ctx, project, flags)
-      : workflowPrompt(ctx, { project, sessionId, sessionSource }, role, rid),
+      : workflowPrompt(ctx, { project, sessionId, sessionSource }, role, rid, member),
     readRoleSection(ctx, role),
   ]);
   const detected = await detectIde(ctx.env, project.root, flags.ide);
@@ -237,7 +241,6 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
     const { ideNotSupported } = await import("../../dispatch/ide_not_supported.ts");
     throw await ideNotSupported(ctx, project, detected.ide, replay, prompt);
   }
-
   const batchId = givenBatch ?? newUuid();
   const requestId = rid ?? generatedRequestId(batchId);
   const now = ctx.now();
@@ -247,7 +250,6 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
     flags["write-artifact"],
     (raw) => guardFlagPath(ctx, project, raw, { flag: "write-artifact" }),
   );
-
   const [around, git, fanoutFound] = await Promise.all([surroundings, gitHead, fanout]);
   warnings.push(...around.warnings);
   if (fanoutFound) warnings.push(fanoutFound);
@@ -262,7 +264,6 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
     declaredArtifacts: declared,
   }, around);
   runtime.roleSection = roleSection;
-
   const budgetStep = promptBudgetStep(ctx, project, detected.ide, flags, () => {
     const plan = replayPlan(ctx, project, {
       ...replay,
@@ -287,13 +288,43 @@ async function prepare(input: DispatchInput, ctx: Ctx): Promise<Prepared> {
   return { inputs, prompt, budgetStep };
 }
 
-/** No prompt given: peaks writes the task of rd, qa and txt from where the request stands. */
+/**
+ * No prompt given for a swarm member (ui, rd-planning, qa-test-cases) of a planned request: its
+ * node's prompt, and the flags that put the record in the swarm's batch as that node (those the
+ * caller gave win). Undefined otherwise.
+ */
+async function swarmMemberTask(
+  { flags, given }: DispatchInput,
+  project: Project,
+  sessionId: string,
+  role: string,
+  rid: string | undefined,
+): Promise<string | undefined> {
+  if (rid === undefined || promptGiven(flags)) return undefined;
+  const { isSwarmRole, swarmMember } = await import("../../dispatch/swarm_task.ts");
+  if (!isSwarmRole(role)) return undefined;
+  const member = await swarmMember(project, sessionId, rid, role);
+  if (!member) return undefined;
+  flags["batch-id"] ??= member.batchId;
+  flags["graph-node"] ??= member.nodeId;
+  if (!given.has("write-artifact")) {
+    flags["write-artifact"] = member.artifacts.map((path) => join(project.root, path));
+  }
+  return member.prompt;
+}
+
+/**
+ * No prompt given: a swarm member's planned task, or the task of rd, qa and txt written from where
+ * the request stands.
+ */
 async function workflowPrompt(
   ctx: Ctx,
   session: SessionContext,
   role: string,
   rid: string | undefined,
+  member: string | undefined,
 ): Promise<PromptInput> {
+  if (member !== undefined) return { text: member, source: "workflow", file: null };
   // Loaded only here: a dispatch with its own prompt needs none of the workflow's readers.
   const { isWorkflowRole, workflowTask } = await import("../../dispatch/workflow_task.ts");
   const task = rid !== undefined && isWorkflowRole(role)

@@ -12,6 +12,7 @@ import {
 import { swarmWorkspace } from "../../support/swarm.ts";
 import { tempDir } from "../../support/temp.ts";
 import { runPeaks } from "../../support/cli.ts";
+import { recordPathOf } from "../../support/subagent.ts";
 import type { Workspace } from "../../support/request_fixture.ts";
 import { swarmPlanSchemas } from "../../../lib/state/swarm_plan.ts";
 import { fits } from "../../../lib/infra/shape/shape.ts";
@@ -177,6 +178,44 @@ Deno.test("UI returned blocked: ui-design-missing, RD goes on", async () => {
   assertMatch(ui.reasons[0], /returned blocked: design source missing/);
   const [locked] = await runActions(result.json.nextActions, { cwd: dir.path });
   assertEquals(locked.code, 0, locked.stdout);
+});
+
+Deno.test("a blocked UI dispatched again by role joins the swarm as its node, and converge follows it", async () => {
+  await using dir = await tempDir();
+  const { ws, run } = await swarm(dir.path, { ui: "blocked" });
+  await rdRequest(ws);
+  // "Dispatch that role again": no prompt, only the role and the request.
+  const again = await ws.peaks("sub-agent", "dispatch", "ui", "--request-id", "001-login");
+  assertEquals(again.code, 0, again.stdout + again.stderr);
+  const record = recordPathOf(ws.root, again.json.data.record);
+  const stored = JSON.parse(await Deno.readTextFile(`${ws.root}/${record}`));
+  assertEquals([stored.batchId, stored.graphNodeId], [run.batchId, "ui"]);
+  // The node's task and its declared files, as the first dispatch had them.
+  const first = JSON.parse(await Deno.readTextFile(`${ws.root}/${run.records.ui}`));
+  assertEquals(stored.declaredArtifacts, first.declaredArtifacts);
+  assertMatch(
+    stored.prompt,
+    /You are the UI design direction member of the swarm for request 001-login/,
+  );
+  // The UI delivers this time: converge scores the newest record, with no degradation.
+  await finishMember(ws, { record, role: "ui", rid: "001-login", batchId: run.batchId });
+  const result = await converge(ws);
+  assertEquals(result.code, 0, result.stdout);
+  assertEquals(result.json.data.outcome, "ok");
+  assertEquals(result.json.data.members[0].final, "ok");
+});
+
+Deno.test("a swarm role dispatched by role without a planned swarm still needs a prompt", async () => {
+  await using dir = await tempDir();
+  const ws = await swarmWorkspace(dir.path);
+  await writePrd(ws, "001-login", { type: "feature", state: "handed-off", body: "A login page." });
+  const result = await ws.peaks("sub-agent", "dispatch", "ui", "--request-id", "001-login");
+  assertEquals(result.code, 2, result.stdout);
+  assertEquals(result.json.code, "MISSING_PROMPT");
+  assertMatch(
+    result.json.message,
+    /ui, rd-planning and qa-test-cases once swarm plan planned them/,
+  );
 });
 
 Deno.test("RD planning's record failed: tech-doc-missing; RD plans inline", async () => {
