@@ -19,6 +19,13 @@ const SESSION_SCENARIOS: Scenario[] = [
     args: ["workspace", "init", "--json"],
   },
   {
+    name: "session-start",
+    command: "session start",
+    shown: "session start --json (again)",
+    setup: workspace,
+    args: ["session", "start", "--json"],
+  },
+  {
     name: "session-info",
     command: "session info",
     shown: "session info --active --json",

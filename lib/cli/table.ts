@@ -48,6 +48,11 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import("../commands/workspace/init.ts"),
   },
   {
+    name: "session start",
+    summary: "Start or resume a skill's session: workspace, presence, open requests, 1.x, mode.",
+    load: () => import("../commands/session/start.ts"),
+  },
+  {
     name: "session info",
     summary: "Show the active session (--active) or a given one.",
     load: () => import("../commands/session/info.ts"),

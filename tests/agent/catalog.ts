@@ -205,12 +205,7 @@ export const SESSION: Scenario[] = [SCENARIOS[0], LIST_BUGFIX, SEARCH];
  * walk` and walk_test.ts report them as expected failures (a pass is reported too, so the entry
  * can go); take a name off this list once its fix is in.
  */
-export const EXPECTED_FAILURES: Record<string, string> = {
-  "feature-budget":
-    "the feature walk takes 48 orchestrator calls (15 of them the startup list) and about 22 KB, over the 45 calls and 20 KB allowed",
-  login: "'dispatch that role again' has no command that runs as written: `sub-agent dispatch ui " +
-    "--request-id` answers MISSING_PROMPT, and the record's prompt is the composed brief",
-};
+export const EXPECTED_FAILURES: Record<string, string> = {};
 
 /** Every walk `deno task walk` runs by default: the single requests, the login case, the session. */
 export const WALKS = [...SCENARIOS.map((s) => s.name), "login", "session"];

@@ -81,13 +81,11 @@ export class Orchestrator {
       if (template.includes("preferences set --key swarmMode") && mode) continue;
       if (template.includes("session title") && info.data?.hasTitle) continue;
       const envelope = await this.run(filled(template, this.values));
-      if (template.includes("request list")) this.listed = envelope;
-      if (template.includes("session info")) {
+      if (template.includes("session start")) {
         info = envelope;
+        this.listed = envelope;
         this.values.sid = envelope.data.sessionId;
-      }
-      if (template.includes("preferences get --key swarmMode")) {
-        mode = envelope.data.value ?? undefined;
+        mode = envelope.data.swarmMode ?? undefined;
         // The user's answer to the mode question (a decision point).
         if (!mode) await this.header();
       }
@@ -116,18 +114,16 @@ export class Orchestrator {
 
   /**
    * A new conversation: the startup list, then, from peaks output alone, the request still open
-   * (`request list`: no txt `finalized`) and its next step (the skill's "Resuming a session").
+   * (`session start`: the requests not closed yet) and its next step (the skill's "Resuming a session").
    */
   async resume(): Promise<"done" | "lost"> {
     await this.startup();
+    // `session start` lists the requests not closed yet, one row each.
     const rows: Array<{ rid: string; role: string; state: string }> = this.listed?.data?.requests ??
       [];
-    const done = new Set(
-      rows.filter((r) => r.role === "txt" && r.state === "finalized").map((r) => r.rid),
-    );
-    const open = [...new Set(rows.map((r) => r.rid))].filter((rid) => !done.has(rid));
+    const open = rows.map((r) => r.rid);
     if (open.length !== 1) {
-      throw new WalkFailure(`resume: request list shows ${open.length} open requests, not one`);
+      throw new WalkFailure(`resume: session start lists ${open.length} open requests, not one`);
     }
     if (open[0] !== this.scenario.rid) {
       throw new WalkFailure(`resume: the open request is ${open[0]}, not ${this.scenario.rid}`);
@@ -193,8 +189,34 @@ export class Orchestrator {
         })`,
       );
     }
+    // The end of the workflow: show the change, propose the commit, ask (the skill's "Closing a
+    // request"); the user's answer is played by the scenario: commit it, or leave it uncommitted.
+    const options: Array<{ decision: string; command: string }> = envelope.data?.options ?? [];
+    const message: string | undefined = envelope.data?.commitMessage;
+    if (envelope.command !== "request.close" || options.length !== 2 || !message) {
+      throw new WalkFailure("the workflow ended without request close asking for the decision");
+    }
     await this.header();
+    const decision = this.commitAtClose ? "committed" : "uncommitted";
+    if (this.commitAtClose) {
+      await this.walk.git("git add -A");
+      await this.walk.git(
+        `git -c user.name=walker -c user.email=walker@peaks.invalid commit -q -m '${
+          message.replaceAll("'", "")
+        }'`,
+      );
+    }
+    const command = options.find((o) => o.decision === decision)?.command;
+    if (!command) throw new WalkFailure(`request close offers no ${decision} option`);
+    nextActionWords(command);
+    const closed = await this.run(command);
+    if (closed.data?.closed !== true) {
+      throw new WalkFailure(`request close did not close: ${closed.message ?? closed.code}`);
+    }
   }
+
+  /** The user's answer at the end of each request: commit the change (a session of requests). */
+  commitAtClose = false;
 
   /** What a gate needs before the next command: only the orchestrator's own files. */
   private async produce(needs: Array<{ path: string; lines?: string[]; problem: string }>) {
@@ -271,7 +293,9 @@ export class Orchestrator {
     for (let i = 0; i < calls.length; i++) {
       const worktree = returns[i].dir ?? slices?.find((s) => s.record === records[i])?.worktree;
       if (slices && !worktree) throw new WalkFailure(`slice ${records[i]} names no worktree`);
-      last = await this.review(records[i], returns[i], slices ? worktree : undefined);
+      // The role the orchestrator dispatched, as the tool call's description names it.
+      const role = /^(\S+) for rid=/.exec(calls[i].args.description ?? "")?.[1] ?? "";
+      last = await this.review(records[i], returns[i], role, slices ? worktree : undefined);
     }
     return last;
   }
@@ -294,7 +318,12 @@ export class Orchestrator {
    * The skill's review and finalize of one return (a slice's in its worktree; a host-isolated one
    * with `--worktree`); a `blocked` return is finalized failed with its reason, as the skill says.
    */
-  private async review(record: string, returned: Returned, worktree?: string): Promise<Envelope> {
+  private async review(
+    record: string,
+    returned: Returned,
+    role: string,
+    worktree?: string,
+  ): Promise<Envelope> {
     const parsed = JSON.parse(returned.json);
     const values = {
       ...this.values,
@@ -318,7 +347,7 @@ export class Orchestrator {
       last = await this.run(words, worktree ? ["SLICE_CONFLICT"] : []);
       if (!last.ok) last = await this.decideConflict(last);
     }
-    if (parsed.status === "blocked") last = await this.decideBlocked(parsed.blockedReason);
+    if (parsed.status === "blocked") last = await this.decideBlocked(parsed.blockedReason, role);
     return last;
   }
 
@@ -337,7 +366,7 @@ export class Orchestrator {
    * The decision table's row for a blocked return: the user logs in (the walker plays the answer),
    * then that role is dispatched again.
    */
-  private async decideBlocked(reason: string): Promise<Envelope> {
+  private async decideBlocked(reason: string, role: string): Promise<Envelope> {
     if (reason !== "login-required" || !this.skill.loginRow) {
       throw new WalkFailure(
         `a blocked return (${reason}) the skill's decision table has no row for`,
@@ -350,9 +379,12 @@ export class Orchestrator {
     }
     this.walk.reached("user:logged-in");
     this.lastMilestone = "user:logged-in";
-    const again = await this.run(
-      ["peaks", "sub-agent", "dispatch", "ui", "--request-id", this.scenario.rid, "--json"],
-    );
+    // "dispatch that role again": the row's command, as written, for the role that was blocked.
+    const command = /`(peaks sub-agent dispatch [^`]+)`/.exec(this.skill.loginRow)?.[1];
+    if (!command) {
+      throw new WalkFailure(`the login-required row names no command: ${this.skill.loginRow}`);
+    }
+    const again = await this.run(filled(command, { ...this.values, role }));
     return await this.fanOut(again);
   }
 }

@@ -63,7 +63,7 @@ export async function readSkill(): Promise<SkillSteps> {
     header: sectionCommands(text, "## Rules that hold at every step")[0],
     slicesCheck: decisionCommand(text, "the nextAction is `swarm slices --rid <rid>`"),
     sliceReview: sectionCommands(slices, "## 2. Finalize every slice"),
-    // `request list` is in the startup already; the section's show call is the step.
+    // `session start` is in the startup already; the section's show call is the step.
     resume: sectionCommands(text, "## Resuming a session").find((c) => / request show /.test(c)) ??
       "",
     files: { "SKILL.md": text, "references/slices.md": slices },

@@ -14,6 +14,7 @@ export interface Envelope {
   ok: boolean;
   code?: string;
   message?: string;
+  command?: string;
   // deno-lint-ignore no-explicit-any
   data?: any;
   warnings?: Array<{ code: string; message: string }>;

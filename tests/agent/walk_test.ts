@@ -37,6 +37,11 @@ Deno.test("a literal agent takes a feature request to txt finalized", async () =
   assertEquals(report.calls.filter((c) => c.code !== 0).map((c) => c.command), []);
   // Every sub-agent read the files its brief named (a missing one fails the walk).
   assert(report.briefReads > 0);
+  // The end: request close asked, and the user's answer (leave it uncommitted) closed it.
+  const closes = report.calls.filter((c) =>
+    c.actor === "orchestrator" && / request close /.test(c.command)
+  );
+  assertEquals(closes.map((c) => c.command.includes("--decision uncommitted")), [false, true]);
 });
 
 walkTest(
@@ -78,6 +83,11 @@ walkTest(
       "sliced-conflict",
     ]);
     assertEquals(report.milestones.filter((m) => m === "txt:finalized").length, 3);
+    // Each request ended with the user's commit and its close.
+    const closed = report.calls.filter((c) =>
+      / request close .*--decision committed/.test(c.command)
+    );
+    assertEquals(closed.length, 3);
     assert(
       report.skillFiles.some((f) => f.includes("conversation 2")),
       "the resume read the skill again",
@@ -97,6 +107,8 @@ walkTest(
     const at = report.milestones.indexOf("user:logged-in");
     assert(at > 0, "the orchestrator asked the user to log in");
     assertEquals(report.milestones[at + 1], "ui:dispatch");
+    // The UI dispatched again joined the swarm: converge scored it delivered, so its design locks.
+    assert(report.milestones.includes("ui:handed-off"), report.milestones.join(", "));
     assertEquals(report.milestones.at(-1), "txt:finalized");
   },
 );

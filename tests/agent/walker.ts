@@ -90,12 +90,16 @@ async function walkRequests(
     const skillFrom = walk.skillBytes;
     try {
       const orchestrator = new Orchestrator(walk, skill, scenario);
+      // In a session of requests the user commits each finished change when its close asks.
+      orchestrator.commitAtClose = scenarios.length > 1;
       orchestrator.sessionId = sid;
       if (!sid) await orchestrator.startup();
       sid = orchestrator.sessionId;
       if (await orchestrator.workflow() === "lost") {
         walk.conversation++;
-        await new Orchestrator(walk, skill, scenario).resume();
+        const resumed = new Orchestrator(walk, skill, scenario);
+        resumed.commitAtClose = orchestrator.commitAtClose;
+        await resumed.resume();
       }
     } catch (error) {
       // What was measured up to the failure, the failing request's share included.
@@ -110,8 +114,6 @@ async function walkRequests(
       to: walk.calls.length,
       skillBytes: walk.skillBytes - skillFrom,
     });
-    // The user takes the change the workflow's end proposes: the next request starts clean.
-    if (scenarios.length > 1) await commitSetup(root, scenario.title);
   }
   await options.inspect?.(root, walk);
   return report(name, walk, requests);

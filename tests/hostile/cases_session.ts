@@ -6,6 +6,7 @@ import {
   type CommandCases,
   dropField,
   extraField,
+  preferencesFile,
   presenceFile,
   sessionDir,
   settingsFile,
@@ -53,6 +54,64 @@ export const SESSION_CASES: Record<string, CommandCases> = {
         readOnly: true,
         exit: 1,
         code: ["READ_ONLY", "ACCESS_DENIED"],
+      },
+    ],
+  },
+  "session start": {
+    baseline: () => ["session", "start", "--skill", "peaks-code"],
+    cases: [
+      {
+        name: ".peaks is a symlink out of the project",
+        setup: async (fx) => {
+          await Deno.rename(join(fx.root, ".peaks"), join(fx.root, "peaks-moved"));
+          await Deno.symlink(fx.outside, join(fx.root, ".peaks"));
+        },
+        argv: () => ["session", "start"],
+        exit: 1,
+        code: "SYMLINK_REFUSED",
+      },
+      {
+        name: "truncated session binding",
+        setup: (fx) => truncate(bindingFile(fx)),
+        argv: () => ["session", "start"],
+        exit: 1,
+        code: "RECORD_UNREADABLE",
+      },
+      {
+        name: "presence that is a JSON array is set aside and replaced",
+        setup: (fx) => write(presenceFile(fx), "[1,2,3]"),
+        argv: () => ["session", "start"],
+        exit: 0,
+      },
+      {
+        name: "presence that is a symlink out of the project (set aside, never followed)",
+        setup: (fx) => symlinkOut(fx, presenceFile(fx)),
+        argv: () => ["session", "start"],
+        exit: [0, 1],
+      },
+      {
+        name: "preferences of 2 MB",
+        setup: (fx) => write(preferencesFile(fx), `{"swarmMode":"${big(2_000_000)}"}`),
+        argv: () => ["session", "start"],
+        exit: [0, 1],
+      },
+      {
+        name: "a request file that is a symlink out of the project",
+        setup: (fx) => symlinkOut(fx, join(sessionDir(fx), "prd", "requests", "009-out.md")),
+        argv: () => ["session", "start"],
+        exit: [0, 1],
+      },
+      {
+        name: "skill name with a path",
+        argv: () => ["session", "start", "--skill", "../peaks-code"],
+        exit: 2,
+        code: "INVALID_FLAG_VALUE",
+      },
+      {
+        name: "session id with a .. segment",
+        argv: () => ["session", "start", "--session-id", "../escape"],
+        exit: 2,
+        code: "INVALID_IDENTIFIER",
       },
     ],
   },

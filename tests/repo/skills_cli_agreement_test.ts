@@ -41,19 +41,27 @@ Deno.test("data.needs: the skill names the keys an entry carries (path, problem,
   for (const key of Object.keys(entry)) assert(rule.includes(`\`${key}\``), `${key}: ${rule}`);
 });
 
-Deno.test("standards: the skill previews first, as the scan's nextAction does, then applies", async () => {
+Deno.test("standards: the scan's nextAction applies in the modes that decide alone, previews in the others, as the skill says", async () => {
   await using dir = await tempDir();
   await writeText(`${dir.path}/package.json`, '{"dependencies":{"react":"^18.2.0"}}');
-  const scan = await runPeaks(["scan", "archetype", "--json"], { cwd: dir.path });
-  assertEquals(scan.code, 0, scan.stderr);
-  const preview = scan.json.nextActions.at(-1) as string;
+  const next = async () => {
+    const scan = await runPeaks(["scan", "archetype", "--json"], { cwd: dir.path });
+    assertEquals(scan.code, 0, scan.stderr);
+    return scan.json.nextActions.at(-1) as string;
+  };
+  const preview = await next();
   assertMatch(preview, /peaks standards init/);
   assert(!preview.includes("--apply"), preview);
+  for (const [mode, apply] of [["assisted", false], ["full-auto", true], ["24h", true]] as const) {
+    await writeText(
+      `${dir.path}/.peaks/preferences.json`,
+      JSON.stringify({ schema_version: "2.0.0", swarmMode: mode }),
+    );
+    assertEquals((await next()).includes(" --apply"), apply, mode);
+  }
   const code = await prose("peaks-code/SKILL.md");
-  assertMatch(
-    code,
-    /peaks scan archetype --json peaks standards init --json peaks standards init --apply --json/,
-  );
+  assertMatch(code, /peaks scan archetype --json peaks standards init --apply --json/);
+  assertMatch(code, /in `assisted` and `strict` it is the preview \(`peaks standards init --json`/);
 });
 
 Deno.test("swarm plan: the skills give the chain's command, without --emit-dag", async () => {
@@ -83,7 +91,10 @@ Deno.test("the shared channel's completion value is defined where it is asked fo
 
 Deno.test("resume: the skill's path names the fields request show gives", async () => {
   const code = await prose("peaks-code/SKILL.md");
-  assertMatch(code, /peaks request list --json peaks request show <rid> --role prd --json/);
+  assertMatch(
+    code,
+    /peaks session start --skill peaks-code --json peaks request show <rid> --role prd --json/,
+  );
   for (const field of ["`data.step`", "`waitingFor`", "`data.subAgents`", "`SUB_AGENT_LIVE`"]) {
     assert(code.includes(field), field);
   }

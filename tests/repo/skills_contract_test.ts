@@ -83,7 +83,7 @@ Deno.test("the skills state the obligations the CLI cannot enforce", async () =>
     /git status --short --untracked-files=all git diff peaks sub-agent finalize --record <record> --outcome done --result-json/,
   );
   assertMatch(code, /Never run it for the user's own shell needs/);
-  assertMatch(code, /peaks session info --active --json peaks request list --json/);
+  assertMatch(code, /peaks session start --skill peaks-code --json/);
   for (const choice of ["opt-in", "skip-this-session", "skip-forever"]) {
     assertMatch(
       upgrade,
@@ -173,7 +173,8 @@ Deno.test("the UI brief carries the fidelity, login, browser and screenshot gate
   assertMatch(brief, /git status --short --untracked-files=all/);
   const code = await prose("peaks-code/SKILL.md");
   assertMatch(code, /a `blocked` return with `login-required` \| ask the user to log in/);
-  assertMatch(code, /never take the credentials yourself/);
+  assertMatch(code, /never take credentials/);
+  assertMatch(code, /once done, run `peaks sub-agent dispatch <role> --request-id <rid> --json`/);
   assertMatch(
     code,
     /a `blocked` return with `mcp-missing:<server>` \| run `peaks capabilities --json`/,

@@ -9,6 +9,16 @@ import { scanProject } from "../../scan/scan.ts";
 import { knownStack, writeScanFiles } from "../../scan/report.ts";
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_FILES } from "../../scan/walk.ts";
 import { peaksLine } from "../../infra/shell.ts";
+import type { Project } from "../../workspace/project.ts";
+
+/** Modes in which the orchestrator decides alone: the standards go on without the user's look. */
+const APPLY_MODES = ["full-auto", "swarm", "24h"];
+
+async function appliesAtOnce(project: Project): Promise<boolean> {
+  const { readPreferences } = await import("../../preferences/preferences.ts");
+  const preferences = await readPreferences(project).catch(() => undefined);
+  return APPLY_MODES.includes(preferences?.swarmMode ?? "");
+}
 
 export default defineCommand({
   name: "scan archetype",
@@ -55,7 +65,9 @@ export default defineCommand({
       }
       nextActions.push(peaksLine(root, ["scan", "existing-system"]));
     }
-    nextActions.push(peaksLine(root, ["standards", "init"]));
+    // The modes that decide alone apply the standards at once; the others preview them first.
+    const apply = await appliesAtOnce(project);
+    nextActions.push(peaksLine(root, ["standards", "init", ...(apply ? ["--apply"] : [])]));
 
     const stackLines = knownStack(result).map(([label, value]) => `  ${label}: ${value}`);
     return {
@@ -78,6 +90,10 @@ export default defineCommand({
         instructions: legacy
           ? [
             "This is an existing codebase: run the existing-system extraction, complete its TO COMPLETE headings, then preview the standards.",
+          ]
+          : apply
+          ? [
+            "Apply the project standards drawn from this scan (the saved mode applies without a preview).",
           ]
           : ["Preview the project standards drawn from this scan (dry-run by default)."],
       },
