@@ -39,8 +39,8 @@ export function topHelp(): string {
   lines.push(
     "",
     "Examples:",
+    "  peaks session start --skill peaks-code --json",
     "  peaks workspace init --json",
-    "  peaks session info --active --json",
     "  peaks sub-agent --help",
     "",
     "Run `peaks <command> --help` for a command's flags; never guess a flag.",

@@ -49,7 +49,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: "session start",
-    summary: "Start or resume a skill's session: workspace, presence, open requests, 1.x, mode.",
+    summary: "Start or resume a skill's session: workspace, presence, open requests.",
     load: () => import("../commands/session/start.ts"),
   },
   {
