@@ -35,7 +35,7 @@ Deno.test(
         case 0:
           return tools({ name: "Skill", input: { skill: "peaks-code" } });
         case 1:
-          return tools(CLAUDE.shell("peaks workspace init --json"));
+          return tools(CLAUDE.shell("peaks session start --skill peaks-code --json"));
         case 2:
           return tools(
             CLAUDE.shell(

@@ -36,7 +36,7 @@ Deno.test(
       const last = outputOf(view.toolResults.at(-1) ?? "");
       switch (view.turn) {
         case 0:
-          return tools(CODEX.shell("peaks workspace init --json"));
+          return tools(CODEX.shell("peaks session start --skill peaks-code --json"));
         case 1:
           return tools(
             CODEX.shell(

@@ -67,7 +67,7 @@ export async function orchestratorScenario(c: OrchestratorCase): Promise<void> {
   const orchestrator = (view: View): Turn => {
     switch (view.turn) {
       case 0:
-        return tools(c.host.shell("peaks workspace init --json"));
+        return tools(c.host.shell("peaks session start --skill peaks-code --json"));
       case 1:
         return tools(c.host.shell(
           'peaks sub-agent dispatch rd --prompt "Write the login plan." --brief pointer --json',
