@@ -177,7 +177,7 @@ function prohibitionsBlock(): string {
   return [
     "## Hard prohibitions",
     "- Do not call Skill(...) or activate any skill: you are the worker, not an orchestrator.",
-    "- Do not run `peaks skill presence:set`; the orchestrator owns presence. Use your private marker file.",
+    "- Do not run `peaks session start` or `peaks skill presence:set`; the orchestrator owns the session and presence. Use your private marker file.",
     '- Do not ask the user anything. When you need a decision, stop and return status "blocked" with blockedReason.',
     "- Do not install hooks or change settings files (.claude/settings.json, .cursor/, .trae/ and the like).",
     "- Do not run `peaks sub-agent dispatch` yourself.",
