@@ -262,11 +262,14 @@ function membersOpen(
   );
 }
 
-/** SHARE_COMPLETED_MISSING: a member that finished without posting `<role>.completed` on the channel. */
+/**
+ * SHARE_COMPLETED_MISSING: a member that finished with artefacts without posting
+ * `<role>.completed` on the channel. A skipped member has nothing to announce.
+ */
 async function missingCompletions(
   session: SessionContext,
   plan: SwarmPlan,
-  members: { role: string; recordStatus: string | null }[],
+  members: { role: string; recordStatus: string | null; final: string }[],
 ): Promise<Warning[]> {
   let keys = new Set<string>();
   try {
@@ -276,7 +279,7 @@ async function missingCompletions(
     if (!(error instanceof PeaksError)) throw error;
     return [{ code: error.code, message: error.message, path: error.data.path }];
   }
-  return members.filter((m) => m.recordStatus === "done")
+  return members.filter((m) => m.recordStatus === "done" && m.final !== "skipped")
     .filter((m) => !keys.has(`${roleFileName(m.role)}.completed`))
     .map((m) => ({
       code: "SHARE_COMPLETED_MISSING",

@@ -481,6 +481,8 @@ Deno.test("UI skipped with a reason: scored skipped, no Gate B, no degradation, 
     final: "skipped",
     reason: "non-frontend-request",
   });
+  // A skip posts nothing on the channel, and nothing warns that it did not.
+  assertEquals(result.json.warnings.map((w: { code: string }) => w.code), []);
   // No UI lock: the RD step is next.
   assertMatch(result.json.nextActions[0], /--role rd --state spec-locked /);
 });
