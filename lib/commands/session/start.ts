@@ -4,7 +4,7 @@ import { type Project, resolveProject } from "../../workspace/project.ts";
 import { assertId } from "../../infra/ids.ts";
 import { usageError, type Warning } from "../../infra/errors.ts";
 import { anchorWorkspace } from "../../session/anchor.ts";
-import { readSessionMeta, touchSession } from "../../session/session.ts";
+import { readSessionMeta, resolveSession, touchSession } from "../../session/session.ts";
 import { readPresence, setPresence } from "../../presence/presence.ts";
 import { PRESENCE_MODES, type PresenceMode } from "../../state/presence.ts";
 import { callerIdFromEnv } from "../../presence/caller.ts";
@@ -66,7 +66,8 @@ async function claimPresence(
 export default defineCommand({
   name: "session start",
   description:
-    "Starts (or resumes) a skill's session in one call: anchors the workspace as `workspace init` does, " +
+    "Starts (or resumes) a skill's session in one call: anchors the workspace as `workspace init` does " +
+    "(the session is --session-id, else PEAKS_SESSION_ID, which must exist, else the workspace's binding), " +
     "claims presence for the skill (gate startup, the saved swarmMode), and reports what startup decides on: " +
     "whether the session has a title (data.hasTitle), the requests still open (data.requests: rid, type, and the " +
     "furthest role and its state; closed ones are left out), the 1.x check (data.upgrade1x, as " +
@@ -97,7 +98,10 @@ export default defineCommand({
       : assertId(flags["session-id"], "--session-id");
     const project = await resolveProject(ctx);
     const anchored = await anchorWorkspace(ctx, project, wanted);
-    const sid = anchored.sessionId;
+    // PEAKS_SESSION_ID names the session every later command works in: start that one (it must
+    // exist), and leave the workspace's binding as it is.
+    const fromEnv = wanted === undefined && Boolean(ctx.env.get("PEAKS_SESSION_ID"));
+    const sid = fromEnv ? (await resolveSession(ctx, project)).sessionId : anchored.sessionId;
     const [preferences, meta, requests, oneX] = await Promise.all([
       readPreferences(project),
       readSessionMeta(project, sid),
@@ -115,7 +119,7 @@ export default defineCommand({
       data: {
         projectRoot: project.root,
         sessionId: sid,
-        session: anchored.how,
+        session: fromEnv ? "env" : anchored.how,
         hasTitle: Boolean(meta?.title),
         requests: requests.open,
         upgrade1x: {
@@ -130,7 +134,7 @@ export default defineCommand({
       warnings: requests.warnings,
       nextActions: autoRun ? [peaksLine(project.root, ["upgrade", "--to", "2.0", "--auto"])] : [],
       human: [
-        `session ${sid} (${anchored.how}) at ${project.root}`,
+        `session ${sid} (${fromEnv ? "PEAKS_SESSION_ID" : anchored.how}) at ${project.root}`,
         `skill ${presence.skill}, mode ${presence.mode ?? "not chosen"}, gate ${
           presence.gate ?? "-"
         }`,

@@ -126,3 +126,33 @@ Deno.test("concurrent session starts agree on one session and one presence", asy
   const presence = await peaks(dir.path, "skill", "presence");
   assertEquals(presence.json.data.gate, "startup");
 });
+
+Deno.test("session start honours PEAKS_SESSION_ID as every later command does, and refuses one that does not exist", async () => {
+  await using dir = await tempDir();
+  const first = await peaks(dir.path, "session", "start");
+  const bound = first.json.data.sessionId;
+  const other = await runPeaks(
+    ["workspace", "init", "--session-id", "2026-01-02-session-abcdef", "--json"],
+    { cwd: dir.path },
+  );
+  assertEquals(other.code, 0, other.stdout);
+  // Back to the first binding; the variable names the other session.
+  await runPeaks(["workspace", "init", "--session-id", bound, "--json"], { cwd: dir.path });
+  const env = { PEAKS_SESSION_ID: "2026-01-02-session-abcdef" };
+  const start = await runPeaks(["session", "start", "--json"], { cwd: dir.path, env });
+  assertEquals(start.code, 0, start.stdout);
+  assertEquals([start.json.data.sessionId, start.json.data.session], [
+    "2026-01-02-session-abcdef",
+    "env",
+  ]);
+  const info = await runPeaks(["session", "info", "--json"], { cwd: dir.path, env });
+  assertEquals(info.json.data.sessionId, start.json.data.sessionId);
+  // The binding is left alone.
+  assertEquals((await peaks(dir.path, "session", "info", "--active")).json.data.sessionId, bound);
+  const missing = await runPeaks(["session", "start", "--json"], {
+    cwd: dir.path,
+    env: { PEAKS_SESSION_ID: "2026-01-03-session-000000" },
+  });
+  assertEquals(missing.code, 1, missing.stdout);
+  assertEquals(missing.json.code, "SESSION_NOT_FOUND");
+});
