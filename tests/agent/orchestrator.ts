@@ -81,6 +81,13 @@ export class Orchestrator {
       if (template.includes("preferences set --key swarmMode") && mode) continue;
       if (template.includes("session title") && info.data?.hasTitle) continue;
       const envelope = await this.run(filled(template, this.values));
+      // The scan's nextAction writes the standards (a preview first in the modes that ask).
+      let next = template.includes("scan archetype") ? envelope : undefined;
+      while (next && /^peaks standards init /.test(next.nextActions?.[0] ?? "")) {
+        const command = next.nextActions![0];
+        nextActionWords(command);
+        next = await this.run(command);
+      }
       if (template.includes("session start")) {
         info = envelope;
         this.listed = envelope;
