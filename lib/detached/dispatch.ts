@@ -36,6 +36,8 @@ import { VENDOR_CLI, vendorIde } from "./vendor_cli.ts";
 import { peaksLine } from "../infra/shell.ts";
 import { detachedPlan, runDirFor } from "./plan.ts";
 import { vendorPermissions } from "./permissions.ts";
+import { readTuning } from "../dispatch/role_tuning.ts";
+import { type PassedTuning, vendorTuning } from "./tuning.ts";
 
 export const DETACHED_ETA_SECONDS = 60;
 
@@ -75,11 +77,14 @@ export async function dispatchDetached(
     return budgeted;
   };
   const permissions = await vendorPermissions(project, flags["vendor-permissions"]);
-  const written = await writeDetachedRecord(ctx, input, { vendor, permissions }, capped);
+  const tuned = vendorTuning(vendor, (await readTuning(project, warnings))(input.runtime.role));
+  warnings.push(...tuned.warnings);
+  const tuning = tuned.passed;
+  const written = await writeDetachedRecord(ctx, input, { vendor, permissions, tuning }, capped);
   warnings.push(...written.budget.warnings);
   const runDir = runDirFor(input.project, input.runtime, recordFileOf(written.path));
   const started = await startUnderBudget(ctx, input, replay, written.path, runDir);
-  return detachedResult(input, { vendor, permissions, written, runDir, ...started });
+  return detachedResult(input, { vendor, permissions, tuning, written, runDir, ...started });
 }
 
 async function chooseDetachedVendor(
@@ -107,7 +112,7 @@ async function chooseDetachedVendor(
 async function writeDetachedRecord(
   ctx: Ctx,
   input: RecordInputs,
-  { vendor, permissions }: { vendor: Vendor; permissions: VendorPermissions },
+  launch: { vendor: Vendor; permissions: VendorPermissions; tuning: PassedTuning },
   step: PromptBudgetStep,
 ): Promise<WrittenDispatch> {
   const callerId = (await callerIdFromEnv(ctx.env)) ?? null;
@@ -122,9 +127,10 @@ async function writeDetachedRecord(
     graphNodeId: input.graphNodeId,
     workflowId: input.workflowId,
     now: input.now,
-    detached: detachedPlan(input.project, input.runtime, vendor, input.flags, {
+    detached: detachedPlan(input.project, input.runtime, launch.vendor, input.flags, {
       callerId,
-      permissions,
+      permissions: launch.permissions,
+      tuning: launch.tuning,
     }),
   }, step);
 }
@@ -190,6 +196,7 @@ async function startUnderBudget(
 interface Launched extends Started {
   vendor: Vendor;
   permissions: VendorPermissions;
+  tuning: PassedTuning;
   written: WrittenDispatch;
   runDir: string;
 }
@@ -239,6 +246,7 @@ function detachedResult(input: RecordInputs, launched: Launched): CommandResult<
         exit: `${shownRun}/exit.json`,
         live: launched.live,
         maxConcurrent: flags["max-concurrent"],
+        ...launched.tuning,
       },
       projectRoot: root,
       instructions: detachedInstructions(vendor, shownRun, written.displayPath),

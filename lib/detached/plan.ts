@@ -1,7 +1,8 @@
 /**
  * What a detached record carries, for a single dispatch and for each node of
  * a DAG wave alike: its run folder, its detached prompt and its `detached`
- * fields (vendor, input, timeout, owner, permission posture).
+ * fields (vendor, input, timeout, owner, permission posture, and the model
+ * and effort the vendor's command line carries).
  */
 import { runNameFor } from "../record/names.ts";
 import type { Vendor } from "../hosts/vendors.ts";
@@ -13,6 +14,7 @@ import type { DetachedPlan } from "../dispatch/new_record.ts";
 import type { RuntimeArgs } from "../dispatch/runtime_args.ts";
 import type { DetachedDispatchFlags } from "./input.ts";
 import { VENDOR_CLI } from "./vendor_cli.ts";
+import type { PassedTuning } from "./tuning.ts";
 
 /** The run folder of a record file. */
 export function runDirFor(project: Project, runtime: RuntimeArgs, file: string): string {
@@ -25,9 +27,9 @@ export function detachedPlan(
   runtime: RuntimeArgs,
   vendor: Vendor,
   flags: DetachedDispatchFlags,
-  who: { callerId: string | null; permissions: VendorPermissions },
+  who: { callerId: string | null; permissions: VendorPermissions; tuning?: PassedTuning },
 ): DetachedPlan {
-  const { callerId, permissions } = who;
+  const { callerId, permissions, tuning } = who;
   const shownRunDir = (file: string) =>
     displayPath(project.root, runDirFor(project, runtime, file));
   return {
@@ -46,6 +48,7 @@ export function detachedPlan(
         timeoutMs: flags.timeout,
         owner: { sessionId: runtime.sessionId, callerId },
         permissions,
+        ...tuning,
       },
     }),
   };

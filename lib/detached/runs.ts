@@ -24,7 +24,7 @@ import {
 } from "../infra/fs/files.ts";
 import { sleep } from "../infra/timer.ts";
 import { confineState } from "../infra/fs/confine.ts";
-import { VENDOR_PERMISSIONS } from "../state/preferences.ts";
+import { MODEL_NAME, SUB_AGENT_EFFORTS, VENDOR_PERMISSIONS } from "../state/preferences.ts";
 
 export const RUN_FILES = {
   pid: "pid",
@@ -67,6 +67,9 @@ export const DetachedInfoSchema = z.looseObject({
   owner: z.object({ sessionId: z.string(), callerId: z.string().nullable() }),
   /** The vendor's permission posture; records written before it existed ran as `role`. */
   permissions: z.enum(VENDOR_PERMISSIONS).optional(),
+  /** The role's model and effort, passed as the vendor's flags (never a word starting with `-`). */
+  model: z.string().max(128).regex(MODEL_NAME).optional(),
+  effort: z.enum(SUB_AGENT_EFFORTS).optional(),
 });
 export type DetachedInfo = z.infer<typeof DetachedInfoSchema>;
 

@@ -186,6 +186,8 @@ class SupervisedRun {
         permissions: this.info.permissions ?? DEFAULT_VENDOR_PERMISSIONS,
         runDir: this.files.dir,
         writable: sliceDir ? [this.project.layout.peaks] : [],
+        model: this.info.model,
+        effort: this.info.effort,
       });
       try {
         for (const [name, text] of Object.entries(call.files)) {

@@ -33,6 +33,10 @@ export interface Launch {
    * (codex) needs to be told.
    */
   writable?: string[];
+  /** The role's model, passed as the vendor's model flag. */
+  model?: string;
+  /** The role's effort, passed where the vendor has an effort flag that takes it. */
+  effort?: string;
 }
 
 export interface VendorCli {
@@ -48,6 +52,49 @@ export interface VendorCli {
 }
 
 const DEFAULT_LAUNCH: Launch = { permissions: DEFAULT_VENDOR_PERMISSIONS, runDir: "." };
+
+/** How a vendor CLI takes a model or an effort: its flag words, and the values it accepts. */
+export interface TuningFlag {
+  args(value: string): string[];
+  /** The values the CLI takes; absent = any (the vendor judges). */
+  values?: readonly string[];
+}
+
+/**
+ * Each vendor's model and effort flags, from the pinned CLI's `--help` and
+ * real runs against the stand-in API (docs/detached.md). Gemini CLI has no
+ * effort flag; OpenCode's `--variant` is its model's reasoning variant.
+ */
+export const TUNING_FLAGS: Record<Vendor, { model: TuningFlag; effort?: TuningFlag }> = {
+  claude: {
+    model: { args: (v) => ["--model", v] },
+    // claude ignores any other value with a warning of its own.
+    effort: { args: (v) => ["--effort", v], values: ["low", "medium", "high", "xhigh", "max"] },
+  },
+  codex: {
+    model: { args: (v) => ["-m", v] },
+    effort: { args: (v) => ["-c", `model_reasoning_effort=${v}`] },
+  },
+  copilot: {
+    model: { args: (v) => ["--model", v] },
+    effort: { args: (v) => ["--reasoning-effort", v] },
+  },
+  gemini: { model: { args: (v) => ["-m", v] } },
+  opencode: {
+    // `provider/model`, as in OpenCode's own config.
+    model: { args: (v) => ["-m", v] },
+    effort: { args: (v) => ["--variant", v] },
+  },
+};
+
+/** The launch's model and effort as the vendor's flags. */
+export function tuningArgs(vendor: Vendor, launch: Launch): string[] {
+  const flags = TUNING_FLAGS[vendor];
+  return [
+    ...(launch.model ? flags.model.args(launch.model) : []),
+    ...(launch.effort && flags.effort ? flags.effort.args(launch.effort) : []),
+  ];
+}
 
 /** Claude Code's permission modes; `Bash(peaks:*)` lets any posture run peaks itself. */
 const CLAUDE_POSTURE: Record<VendorPermissions, string[]> = {
@@ -129,6 +176,7 @@ export const VENDOR_CLI: Record<Vendor, VendorCli> = {
       ...(prompt === null ? [] : [prompt]),
       "--output-format",
       "json",
+      ...tuningArgs("claude", launch),
       // Last: --allowedTools takes every word up to the next option.
       ...CLAUDE_POSTURE[launch.permissions],
     ],
@@ -142,6 +190,7 @@ export const VENDOR_CLI: Record<Vendor, VendorCli> = {
       "--json",
       // A project need not be a git repository; the sandbox still holds.
       "--skip-git-repo-check",
+      ...tuningArgs("codex", launch),
       ...CODEX_POSTURE[launch.permissions],
       ...(launch.permissions === "role"
         ? (launch.writable ?? []).flatMap((dir) => ["--add-dir", dir])
@@ -157,6 +206,7 @@ export const VENDOR_CLI: Record<Vendor, VendorCli> = {
       ...(prompt === null ? [] : ["-p", prompt]),
       "--output-format",
       "json",
+      ...tuningArgs("copilot", launch),
       ...COPILOT_POSTURE[launch.permissions],
     ],
     argvCap: 6 * KiB,
@@ -170,6 +220,7 @@ export const VENDOR_CLI: Record<Vendor, VendorCli> = {
       "--output-format",
       "stream-json",
       "--skip-trust",
+      ...tuningArgs("gemini", launch),
       ...geminiPosture(launch),
     ],
     files: (launch): Record<string, string> =>
@@ -182,6 +233,7 @@ export const VENDOR_CLI: Record<Vendor, VendorCli> = {
       "run",
       "--format",
       "json",
+      ...tuningArgs("opencode", launch),
       ...(launch.permissions === "full" ? ["--auto"] : []),
       prompt ?? "",
     ],

@@ -24,6 +24,8 @@ import { startSupervisor } from "../detached/spawn.ts";
 import { VENDOR_CLI, vendorIde } from "../detached/vendor_cli.ts";
 import { detachedPlan } from "../detached/plan.ts";
 import { vendorPermissions } from "../detached/permissions.ts";
+import { vendorTuning } from "../detached/tuning.ts";
+import type { RoleTuning } from "../dispatch/role_tuning.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 
@@ -34,7 +36,8 @@ export interface DagDetached {
   /** `--mode detached --vendor <v> …` for the next call's command line. */
   modeWords: string[];
   warnings: Warning[];
-  plan(runtime: RuntimeArgs): DetachedPlan;
+  /** A node's plan; a role choice the vendor cannot take is a warning in `warnings`. */
+  plan(runtime: RuntimeArgs, tuning: RoleTuning | undefined, warnings: Warning[]): DetachedPlan;
   /** The budget step with the vendor's argument cap on top. */
   cap(step: PromptBudgetStep): PromptBudgetStep;
   /** Starts one supervisor per record, under the budget lock; returns what started. */
@@ -70,7 +73,12 @@ export async function prepareDagDetached(
     budgetIde: vendorIde(vendor),
     modeWords: words,
     warnings,
-    plan: (runtime) => detachedPlan(project, runtime, vendor, flags, { callerId, permissions }),
+    plan: (runtime, roleTuning, late) => {
+      const tuned = vendorTuning(vendor, roleTuning);
+      late.push(...tuned.warnings);
+      const tuning = tuned.passed;
+      return detachedPlan(project, runtime, vendor, flags, { callerId, permissions, tuning });
+    },
     cap: (step) => argvCapped(step, vendor, flags, () => rerun([...words, "--brief", "pointer"])),
     start: (written) => startWave(ctx, project, written),
   };

@@ -66,7 +66,7 @@ export async function prepareWave(
   );
   const step = detached ? detached.cap(gate) : gate;
   const warnings: Warning[] = [];
-  const tuning = detached ? undefined : await readTuning(project, warnings);
+  const tuning = await readTuning(project, warnings);
   const prepared = await Promise.all(nodes.map(async (id) => {
     const node = call.analysis.byId.get(id)!;
     const requestId = node.requestId ?? call.rid ?? generatedRequestId(call.batchId);
@@ -82,6 +82,7 @@ export async function prepareWave(
         section: readRoleSection(ctx, node.role, { slice: plan !== undefined }),
         isolation: plan,
         tuning,
+        warnings,
       });
     } catch (error) {
       // A refused prompt refuses the whole wave; say which node it was.
@@ -105,6 +106,8 @@ async function prepareNode(
     section: Promise<RoleSection | null>;
     isolation?: IsolationPlan;
     tuning?: TuningFor;
+    /** The wave's warnings (a role choice a detached vendor cannot take). */
+    warnings: Warning[];
   },
 ): Promise<PreparedDispatch> {
   const { project, sessionId } = call.session;
@@ -146,7 +149,7 @@ async function prepareNode(
     graphNodeId: node.id,
     workflowId: call.workflowId,
     now: wave.now,
-    detached: wave.detached?.plan(runtime),
+    detached: wave.detached?.plan(runtime, wave.tuning?.(role), wave.warnings),
     isolation: wave.isolation,
     tuning: wave.tuning?.(role),
   }, wave.step);

@@ -98,7 +98,7 @@ export const ERROR_CODES = {
   PERMISSION_DENIED: [[1], "The binary's fixed permission set does not allow this.", "See peaks doctor; run the step outside peaks."],
   PRD_NOT_READY: [[3], "There is no PRD request to plan the swarm from.", "Create and confirm the PRD first."],
   PREFERENCES_UNREADABLE: [[W], "The preferences file could not be read; defaults were used.", "Run the repair the warning names."],
-  PREFERENCE_NOT_PASSED: [[W], "A per-role model or effort preference was left out of the sub-agent tool call: the host's tool does not take it.", "Choose a value the warning names, or a host whose tool takes it (docs/hosts.md)."],
+  PREFERENCE_NOT_PASSED: [[W], "A per-role model or effort preference was left out of the sub-agent tool call or the detached vendor's command line: the host's tool or the vendor CLI does not take it.", "Choose a value the warning names, or a host or vendor that takes it (docs/hosts.md, docs/detached.md)."],
   PREREQUISITES_MISSING: [[3], "The request lacks what the next state needs.", "Provide the artefacts or states the message lists."],
   PRESENCE_UNREADABLE: [[W], "The presence file could not be read; defaults were used.", "Run the repair the warning names."],
   PROGRAM_NOT_FOUND: [[1], "The program is not on PATH.", "Install it or fix PATH."],

@@ -2,12 +2,13 @@
  * Every flag peaks passes a vendor CLI, in every permission posture and in
  * both prompt forms, is one the pinned CLI's own `--help` lists (recorded in
  * tests/fixtures/hosts/help/; the host suite checks the recordings against
- * the real CLIs). Choice values are checked too where the help lists them.
+ * the real CLIs). Choice values are checked too where the help lists them,
+ * and every effort value a vendor's table lists is one its help lists.
  */
 import { assert } from "@std/assert";
 import { VENDORS } from "../../lib/hosts/vendors.ts";
 import { VENDOR_PERMISSIONS } from "../../lib/state/preferences.ts";
-import { invocation, VENDOR_CLI } from "../../lib/detached/vendor_cli.ts";
+import { invocation, TUNING_FLAGS, VENDOR_CLI } from "../../lib/detached/vendor_cli.ts";
 import { HELP_PAGES, helpFile } from "../hosts/support/help.ts";
 
 /** Flags whose value is free text (a prompt, a path, a rule, a config override). */
@@ -37,7 +38,14 @@ for (const vendor of VENDORS) {
     assert(!listsFlag(help, "--no-such-flag-anywhere"), "the check would pass anything");
     for (const permissions of VENDOR_PERMISSIONS) {
       // An isolated slice's run also names the main project's .peaks as writable.
-      const launch = { permissions, runDir: "/run", writable: ["/project/.peaks"] };
+      // With the role's model and effort, so their flags are checked too.
+      const launch = {
+        permissions,
+        runDir: "/run",
+        writable: ["/project/.peaks"],
+        model: "model-1",
+        effort: "high",
+      };
       const forms = [
         invocation(vendor, "PROMPT", launch).args,
         VENDOR_CLI[vendor].args("PROMPT", launch),
@@ -62,6 +70,17 @@ for (const vendor of VENDORS) {
     }
   });
 }
+
+Deno.test("the effort values peaks lets through a vendor's effort flag are the ones its help lists", () => {
+  for (const vendor of VENDORS) {
+    const effort = TUNING_FLAGS[vendor].effort;
+    if (!effort?.values) continue;
+    const help = helpOf(vendor);
+    for (const value of effort.values) {
+      assert(help.includes(value), `${vendor}: effort ${value} is not in its --help`);
+    }
+  }
+});
 
 Deno.test("codex: an isolated slice's run may write the main project's .peaks, nothing more", () => {
   const writable = ["/project/.peaks"];
