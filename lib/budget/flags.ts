@@ -1,6 +1,6 @@
 /** The prompt-budget flags, declared once for `context check` and `sub-agent dispatch`. */
 import { flag } from "../infra/command/flag.ts";
-import { HEADROOM_MODES } from "../preferences/preferences.ts";
+import { HEADROOM_MODES } from "../state/preferences.ts";
 
 export const governanceFlags = {
   "context-window": flag.int("The sub-agent's context window in tokens (default: the IDE's).", {

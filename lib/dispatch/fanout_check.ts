@@ -6,7 +6,6 @@
  * one failed read.
  */
 import { readBatch } from "../batch/batch.ts";
-import { refuseLiveDuplicate } from "./live_check.ts";
 import { readBoundedText } from "../infra/fs/files.ts";
 import type { Warning } from "../infra/errors.ts";
 import { displayPath } from "../workspace/paths.ts";
@@ -114,7 +113,11 @@ export async function dispatchWarning(
   sessionFromBinding: boolean,
   liveCheckAt: Date | null,
 ): Promise<Warning | undefined> {
-  if (liveCheckAt) await refuseLiveDuplicate(project, sid, rid, role, liveCheckAt);
+  if (liveCheckAt) {
+    // Loaded only here: a dispatch into a batch it names lists no records.
+    const { refuseLiveDuplicate } = await import("./live_check.ts");
+    await refuseLiveDuplicate(project, sid, rid, role, liveCheckAt);
+  }
   const rd = role === "rd"
     ? await rdDispatchWarning(project, sid, rid, sessionFromBinding)
     : undefined;

@@ -6,7 +6,7 @@
  */
 import { PeaksError, type Warning } from "../infra/errors.ts";
 import type { SubAgentTool } from "../hosts/host.ts";
-import { readPreferences } from "../preferences/preferences.ts";
+import { whenPresent } from "../infra/fs/files.ts";
 import type { Preferences } from "../state/preferences.ts";
 import type { Project } from "../workspace/project.ts";
 
@@ -47,9 +47,13 @@ export function tuningOf(preferences: Preferences, role: string): RoleTuning {
  * file is a PREFERENCES_UNREADABLE warning and no choice, never a refusal.
  */
 export async function readTuning(project: Project, warnings: Warning[]): Promise<TuningFor> {
-  let preferences: Preferences;
+  let preferences: Preferences | undefined;
   try {
-    preferences = await readPreferences(project);
+    // The reader loads only when there is a file: without one no role is tuned.
+    preferences = await whenPresent(project.layout.preferences, async () => {
+      const { readPreferences } = await import("../preferences/preferences.ts");
+      return await readPreferences(project);
+    });
   } catch (error) {
     if (!(error instanceof PeaksError)) throw error;
     warnings.push({
@@ -59,8 +63,9 @@ export async function readTuning(project: Project, warnings: Warning[]): Promise
     });
     return NONE;
   }
-  if (!preferences.models && !preferences.effort) return NONE;
-  return (role) => tuningOf(preferences, role);
+  if (!preferences || (!preferences.models && !preferences.effort)) return NONE;
+  const found = preferences;
+  return (role) => tuningOf(found, role);
 }
 
 /**

@@ -10,11 +10,9 @@ import { displayPath } from "../workspace/paths.ts";
 import type { Project } from "../workspace/project.ts";
 import { readPresence } from "../presence/presence.ts";
 import { callerIdFromEnv } from "../presence/caller.ts";
-import { readRequest } from "../request/file.ts";
-import { LEGACY_ARCHETYPES, readScanResult } from "../scan/result.ts";
 import { readJsonFile } from "../infra/fs/json.ts";
 import { roleFileName } from "../record/names.ts";
-import { exists } from "../infra/fs/files.ts";
+import { exists, whenPresent } from "../infra/fs/files.ts";
 import type { RoleSection } from "./role_section.ts";
 
 /** A dispatch without a request id still needs one for file names: one per batch. */
@@ -59,7 +57,8 @@ export interface Surroundings {
   mode: string | null;
   requestType: string | null;
   projectScanExists: boolean;
-  archetype: string | null;
+  /** The project scan found a legacy archetype (its existing-system notes apply). */
+  legacy: boolean;
   frontendOnly: boolean | null;
   frontendKeywordHit: boolean | null;
   warnings: Warning[];
@@ -76,6 +75,20 @@ async function soft<T>(warnings: Warning[], read: () => Promise<T>): Promise<T |
 }
 
 /** Reads presence, the PRD request, the scan and the swarm plan in parallel. */
+async function readPrdRequest(project: Project, sid: string, rid: string) {
+  const { readRequest } = await import("../request/file.ts");
+  return await readRequest(project, sid, "prd", rid);
+}
+
+async function readScan(project: Project) {
+  const { LEGACY_ARCHETYPES, readScanResult } = await import("../scan/result.ts");
+  const scan = await readScanResult(project);
+  return scan && {
+    frontendOnly: scan.frontendOnly,
+    legacy: (LEGACY_ARCHETYPES as readonly string[]).includes(scan.archetype),
+  };
+}
+
 export async function readSurroundings(
   ctx: Ctx,
   project: Project,
@@ -86,8 +99,15 @@ export async function readSurroundings(
   const callerId = await callerIdFromEnv(ctx.env);
   const [presence, request, scan, scanExists, plan] = await Promise.all([
     soft(warnings, () => readPresence(project, sid, callerId)),
-    rid ? soft(warnings, () => readRequest(project, sid, "prd", rid)) : undefined,
-    soft(warnings, () => readScanResult(project)),
+    rid
+      ? soft(
+        warnings,
+        () =>
+          whenPresent(project.layout.request(sid, "prd", rid), () =>
+            readPrdRequest(project, sid, rid)),
+      )
+      : undefined,
+    soft(warnings, () => whenPresent(project.layout.projectScanJson, () => readScan(project))),
     exists(project.layout.projectScan),
     rid
       ? soft(
@@ -106,7 +126,7 @@ export async function readSurroundings(
       (planMatches && typeof planObject.mode === "string" ? planObject.mode : null),
     requestType: request?.meta.type ?? null,
     projectScanExists: scanExists,
-    archetype: scan?.archetype ?? null,
+    legacy: scan?.legacy ?? false,
     frontendOnly: bool(planObject.frontendOnly) ?? scan?.frontendOnly ?? null,
     frontendKeywordHit: bool(planObject.frontendKeywordHit),
     warnings,
@@ -128,8 +148,7 @@ export function runtimeArgs(
   >,
   around: Surroundings,
 ): RuntimeArgs {
-  const legacy = around.archetype !== null &&
-    (LEGACY_ARCHETYPES as readonly string[]).includes(around.archetype);
+  const legacy = around.legacy;
   // A slice starts in its worktree, where a project-relative path names nothing of peaks'.
   const shown = (path: string) => base.slice ? path : displayPath(project.root, path);
   const marker = base.slice

@@ -163,6 +163,24 @@ export async function readBoundedFile(
   }
 }
 
+/**
+ * Runs `read` unless `path` is plainly absent: a hot command skips loading a
+ * reader's modules for a file that is not there. The state guard runs first,
+ * as in every reader, so a hostile tree is refused the same way.
+ */
+export async function whenPresent<T>(
+  path: string,
+  read: () => Promise<T>,
+): Promise<T | undefined> {
+  await confineState(path);
+  try {
+    Deno.lstatSync(path);
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+  }
+  return await read();
+}
+
 /** The file's text (bounded, regular files only), or undefined when it does not exist. */
 export async function readBoundedText(
   path: string,
