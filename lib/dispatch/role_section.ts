@@ -9,6 +9,8 @@ import type { Ctx } from "../infra/command/ctx.ts";
 import { isNotFound, PeaksError } from "../infra/errors.ts";
 import { join } from "../infra/std.ts";
 import { FileRefused, readBoundedText } from "../infra/fs/files.ts";
+// locate.ts alone (not the tree checks of source.ts): it needs nothing a dispatch has not loaded.
+import { locateSkillsSource } from "../skills/locate.ts";
 
 export interface RoleSection {
   /** The skill folder name: `peaks-rd`. */
@@ -48,8 +50,6 @@ export async function readRoleSection(
   if (!/^[a-z]+$/.test(family)) return null;
   const skill = `peaks-${family}`;
   try {
-    // Loaded only here: finding the skills tree is the skills commands' business.
-    const { locateSkillsSource } = await import("../skills/locate.ts");
     const source = await locateSkillsSource(ctx);
     const path = join(source.path, skill, "SKILL.md");
     const text = await readBoundedText(path, { maxBytes: SKILL_FILE_MAX, follow: true });
