@@ -106,6 +106,15 @@ export interface Joining {
  * `annotate` sees the batch (new or current) under the lock before anyone
  * joins; throwing from it leaves the file untouched, and what it changes is
  * written with the members.
+ *
+ * A join syncs three files to the disk (`fdatasync` before the rename or link
+ * that publishes each), and each sync stays: the intent, so that after a power
+ * cut a record on disk is never missing from its batch and its number never
+ * handed out again; each record, since the batch names it from then on; and
+ * the final batch, which replaces the intent: renamed before its bytes reached
+ * the disk, it could come back empty after a power cut. Temp file + rename is
+ * what keeps each file whole against a killed process; the syncs are for a
+ * machine that stops.
  */
 export async function joinBatch(
   project: Project,
