@@ -4,7 +4,7 @@
  * `git` is the only program the binary may run besides the vendor CLIs; the
  * worktrees of isolated slices (`lib/core/slice/`) run it through `runGit`.
  */
-import { dirname, join } from "./std.ts";
+import { dirname, join, resolve } from "./std.ts";
 import { exists, readBoundedText } from "./fs/files.ts";
 
 export interface GitHead {
@@ -121,22 +121,46 @@ async function readRef(path: string, maxBytes?: number): Promise<string> {
 }
 
 /**
- * HEAD read straight from a plain `.git` folder (loose ref or packed-refs),
- * which saves starting git on every dispatch. Undefined when the layout is
- * anything else (a worktree's `.git` file, reftable): then git itself answers.
+ * Where a `.git` file (a linked worktree or a submodule) points: its own git
+ * folder, which holds HEAD, and the common one, which holds the branches
+ * (named by `commondir`; the folder itself for a submodule). Undefined for a
+ * file that says anything else.
  */
-async function readHeadFiles(gitDir: string): Promise<GitHead | null | undefined> {
+async function linkedDirs(gitFile: string): Promise<GitDirs | undefined> {
+  const gitdir = /^gitdir: (.+)$/.exec((await readRef(gitFile, REF_MAX)).trim())?.[1];
+  if (!gitdir) return undefined;
+  const own = resolve(dirname(gitFile), gitdir);
+  const common = (await readRef(join(own, "commondir"), REF_MAX)).trim();
+  return { own, common: common ? resolve(own, common) : own };
+}
+
+interface GitDirs {
+  /** HEAD's folder. */
+  own: string;
+  /** The branches' folder (refs/heads, packed-refs). */
+  common: string;
+}
+
+/**
+ * HEAD read straight from the git folders (loose ref or packed-refs), which
+ * saves starting git on every dispatch. Undefined when the layout is anything
+ * else (reftable, an unexpected HEAD): then git itself answers. Only a few
+ * bounded regular files are read, and only a SHA or a branch name comes out.
+ */
+async function readHeadFiles({ own, common }: GitDirs): Promise<GitHead | null | undefined> {
   try {
-    if (await exists(join(gitDir, "reftable"))) return undefined;
-    const head = (await readBoundedText(join(gitDir, "HEAD"), { maxBytes: REF_MAX }))?.trim();
+    if (await exists(join(common, "reftable")) || await exists(join(own, "reftable"))) {
+      return undefined;
+    }
+    const head = (await readBoundedText(join(own, "HEAD"), { maxBytes: REF_MAX }))?.trim();
     if (head === undefined) return undefined;
     if (SHA.test(head)) return { head, branch: "HEAD" };
     const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(head)?.[1];
     if (!ref || ref.split("/").includes("..")) return undefined;
     const branch = ref.slice("refs/heads/".length);
-    const loose = (await readRef(join(gitDir, ...ref.split("/")), REF_MAX)).trim();
+    const loose = (await readRef(join(common, ...ref.split("/")), REF_MAX)).trim();
     if (SHA.test(loose)) return { head: loose, branch };
-    const packed = await readRef(join(gitDir, "packed-refs"));
+    const packed = await readRef(join(common, "packed-refs"));
     for (const line of packed.split("\n")) {
       const [sha, name] = line.trim().split(" ");
       if (name === ref && SHA.test(sha)) return { head: sha, branch };
@@ -152,10 +176,11 @@ export async function readGitHead(root: string): Promise<GitHead | null> {
   // Starting a process costs a few milliseconds on every dispatch; skip it where git has nothing to say.
   const entry = findGitEntry(root);
   if (!entry) return null;
-  if (entry.isDirectory) {
-    const fromFiles = await readHeadFiles(entry.path);
-    if (fromFiles !== undefined) return fromFiles;
-  }
+  const dirs = entry.isDirectory
+    ? { own: entry.path, common: entry.path }
+    : await linkedDirs(entry.path).catch(() => undefined);
+  const fromFiles = dirs && await readHeadFiles(dirs);
+  if (fromFiles !== undefined) return fromFiles;
   const result = await git(root, ["rev-parse", "HEAD", "--abbrev-ref", "HEAD"]);
   if (!result.ok) return null;
   const [head, branch] = result.out.trim().split("\n");

@@ -42,11 +42,42 @@ Deno.test("HEAD read from the .git folder matches what git says: loose, packed, 
   assertEquals(
     await readGitHead(`${other.path}/wt`),
     { head: second, branch: "side" },
-    "a worktree asks git",
+    "a linked worktree",
+  );
+  await git(`${other.path}/wt`, "commit", "-q", "--allow-empty", "-m", "three");
+  const third = await git(`${other.path}/wt`, "rev-parse", "HEAD");
+  await git(dir.path, "pack-refs", "--all");
+  assertEquals(
+    await readGitHead(`${other.path}/wt/`),
+    { head: third, branch: "side" },
+    "a linked worktree's packed branch",
   );
 
   await using none = await tempDir();
   assertEquals(await readGitHead(none.path), null);
+});
+
+Deno.test("a worktree's HEAD comes from its files, without starting git", async () => {
+  await using dir = await tempDir();
+  await git(dir.path, "init", "-q", "-b", "main");
+  await git(dir.path, "commit", "-q", "--allow-empty", "-m", "one");
+  const first = await git(dir.path, "rev-parse", "HEAD");
+  await using other = await tempDir();
+  await git(dir.path, "worktree", "add", "-q", "-b", "side", `${other.path}/wt`, first);
+  await git(`${other.path}/wt`, "checkout", "-q", "--detach");
+  const path = Deno.env.get("PATH") ?? "";
+  // No git to start: only the files can answer.
+  Deno.env.set("PATH", "");
+  try {
+    assertEquals(await readGitHead(`${other.path}/wt`), { head: first, branch: "HEAD" });
+    assertEquals(await readGitHead(dir.path), { head: first, branch: "main" });
+  } finally {
+    Deno.env.set("PATH", path);
+  }
+  // A .git file that points nowhere sensible leaves the answer to git (none here: no repository).
+  await using odd = await tempDir();
+  await Deno.writeTextFile(`${odd.path}/.git`, "gitdir: /nonexistent/place\n");
+  assertEquals(await readGitHead(odd.path), null);
 });
 
 Deno.test("commit subjects are clipped: a subject of a megabyte comes back at most SUBJECT_MAX long", async () => {
