@@ -15,9 +15,9 @@ export const SUBAGENT_SCENARIOS: Scenario[] = [
   {
     name: "dispatch-inline",
     command: "sub-agent dispatch",
-    shown: "sub-agent dispatch rd-planning --prompt <80 B> --json",
+    shown: "sub-agent dispatch rd-planning --prompt <80 B> --brief inline --json",
     setup: (tools) => midSwarm(tools),
-    args: dispatchArgs("rd-planning"),
+    args: dispatchArgs("rd-planning", ["--brief", "inline"]),
   },
   {
     name: "dispatch-pointer",
