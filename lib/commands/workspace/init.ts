@@ -49,7 +49,7 @@ export default defineCommand({
         decision.created.length ? `created: ${decision.created.join(", ")}` : "nothing new created",
       ].join("\n"),
       nextActions: [
-        peaksLine(project.root, ["skill", "presence:set", "peaks-code", "--gate", "startup"]),
+        peaksLine(project.root, ["session", "start", "--skill", "peaks-code"]),
       ],
     };
   },

@@ -21,16 +21,15 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
   return text;
 }
 
+/** The skill's startup after `session start`: the scan and the standards it applies. */
 const STARTUP = [
-  ["skill", "presence:set", "peaks-code", "--gate", "startup", "--json"],
-  ["session", "info", "--active", "--json"],
-  ["request", "list", "--json"],
   ["scan", "archetype", "--json"],
   ["standards", "init", "--apply", "--json"],
 ];
 
 async function startSession(root: string, sessionId: string): Promise<void> {
-  for (const args of [["workspace", "init", "--session-id", sessionId, "--json"], ...STARTUP]) {
+  const start = ["session", "start", "--skill", "peaks-code", "--session-id", sessionId, "--json"];
+  for (const args of [start, ...STARTUP]) {
     const result = await runPeaks(args, { cwd: root });
     assertEquals(result.code, 0, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
   }
