@@ -12,7 +12,11 @@ import { assertWritable } from "../workspace/writable.ts";
 import type { Warning } from "../infra/errors.ts";
 import { isPeaksOwnFile, porcelainPath } from "../workspace/own_files.ts";
 
-export const CLOSE_DECISIONS = ["committed", "uncommitted"] as const;
+/**
+ * committed / uncommitted: the user's answer at the end of a finished request; abandoned: the
+ * user dropped the request before it finished (its files stay as they are).
+ */
+export const CLOSE_DECISIONS = ["committed", "uncommitted", "abandoned"] as const;
 export type CloseDecision = typeof CLOSE_DECISIONS[number];
 
 /** Changed files are shown up to this many; the rest is counted. */
@@ -23,8 +27,32 @@ export function closurePath(project: Project, sid: string, rid: string): string 
 }
 
 export async function isClosed(project: Project, sid: string, rid: string): Promise<boolean> {
+  return (await readClosure(project, sid, rid)) !== undefined;
+}
+
+/**
+ * The request's closure, when it has one. The decision is read defensively (the file is a
+ * peaks state file a clone may carry): anything but a known decision reads as `committed`, so a
+ * closure file always closes and never reopens a request.
+ */
+export async function readClosure(
+  project: Project,
+  sid: string,
+  rid: string,
+): Promise<{ decision: CloseDecision } | undefined> {
   const text = await readBoundedText(closurePath(project, sid, rid)).catch(() => undefined);
-  return text !== undefined;
+  if (text === undefined) return undefined;
+  let decision: unknown;
+  try {
+    decision = (JSON.parse(text) as { decision?: unknown } | null)?.decision;
+  } catch {
+    decision = undefined;
+  }
+  return {
+    decision: (CLOSE_DECISIONS as readonly unknown[]).includes(decision)
+      ? decision as CloseDecision
+      : "committed",
+  };
 }
 
 export async function writeClosure(

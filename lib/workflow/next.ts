@@ -14,7 +14,7 @@ import type { RequestDocument, RequestRole } from "../request/file.ts";
 import { gateRequirements } from "../request/prerequisites.ts";
 import { checkRequirements } from "../request/requirements.ts";
 import { lintText } from "../request/linter.ts";
-import { isClosed } from "../request/close.ts";
+import { isClosed, readClosure } from "../request/close.ts";
 import { readWorkflow, subAgentStage, type WorkflowState } from "./state.ts";
 import { type Phase, PHASES } from "./follow.ts";
 import { currentSliceRun, isSliceRecord, pendingSlicePlan, type SliceRun } from "./slices.ts";
@@ -115,7 +115,14 @@ function waiting(phase: Phase, waitingFor: string): NextStep {
 
 /** The next step of the request's workflow. */
 export async function nextStep(session: SessionContext, rid: string): Promise<NextStep> {
-  const state = await readWorkflow(session.project, session.sessionId, rid);
+  const [state, closure] = await Promise.all([
+    readWorkflow(session.project, session.sessionId, rid),
+    readClosure(session.project, session.sessionId, rid),
+  ]);
+  // A request the user dropped has no next step, wherever it stood.
+  if (closure?.decision === "abandoned") {
+    return waiting(PHASES.done, "nobody: the user abandoned the request");
+  }
   return await fromPrd({ session, state });
 }
 

@@ -111,6 +111,34 @@ Deno.test("request close refuses a request whose txt is not finalized", async ()
   assert(!result.stdout.includes("stack"));
 });
 
+Deno.test("a request the user drops is closed as abandoned in any state: not open, no next step", async () => {
+  await using dir = await tempDir();
+  const ws = await workspace(dir.path);
+  await readyRequest(ws, "prd", "r1");
+  await readyRequest(ws, "prd", "r2");
+  const before = await ws.peaks("session", "start");
+  assertEquals(before.json.data.requests.map((r: { rid: string }) => r.rid), ["r1", "r2"]);
+  const dropped = await ws.peaks("request", "close", "r1", "--decision", "abandoned");
+  assertEquals(dropped.code, 0, dropped.stdout);
+  assertEquals([dropped.json.data.closed, dropped.json.data.decision], [true, "abandoned"]);
+  // Nothing of the request changed: its PRD stays a draft.
+  const show = await ws.peaks("request", "show", "r1", "--role", "prd");
+  assertEquals(show.json.data.state, "draft");
+  assertEquals(show.json.nextActions, []);
+  assertMatch(show.json.data.step.waitingFor, /abandoned/);
+  const after = await ws.peaks("session", "start");
+  assertEquals(after.json.data.requests.map((r: { rid: string }) => r.rid), ["r2"]);
+  // Again: already closed, as it was.
+  const again = await ws.peaks("request", "close", "r1", "--decision", "abandoned");
+  assertEquals([again.code, again.json.data.decision], [0, "abandoned"]);
+  // committed and uncommitted still need a finished request; an unknown one cannot be abandoned.
+  const early = await ws.peaks("request", "close", "r2", "--decision", "committed");
+  assertEquals(early.json.code, "REQUEST_NOT_FINISHED");
+  const unknown = await ws.peaks("request", "close", "r9", "--decision", "abandoned");
+  assertEquals([unknown.code, unknown.json.code], [1, "REQUEST_NOT_FOUND"]);
+  assertMatch(unknown.json.nextActions[0], /^peaks request list /);
+});
+
 Deno.test("after txt finalized the chain's next step is request close, then nothing", async () => {
   await using dir = await tempDir();
   const ws = await workspace(dir.path);
