@@ -116,7 +116,8 @@ function worktreeField(
     owns: facts.owns,
     path: where?.path ?? null,
     projectDir: where?.projectDir ?? null,
-    branch: where?.branch ?? null,
+    // peaks' own worktrees are detached (no branch); a host's gets its branch at finalize.
+    branch: null,
     base: null,
     head: null,
     tree: null,

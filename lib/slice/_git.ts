@@ -169,7 +169,7 @@ export async function untrackedFiles(cwd: string): Promise<UntrackedFile[]> {
   return files;
 }
 
-/** A commit holding `tree` on top of `parent`, named for peaks; nothing points at it but a slice's branch. */
+/** A commit holding `tree` on top of `parent`, named for peaks; nothing points at it but a slice's HEAD. */
 export async function snapshotCommit(cwd: string, tree: string, parent: string): Promise<string> {
   const result = await runGit(
     cwd,
@@ -180,7 +180,13 @@ export async function snapshotCommit(cwd: string, tree: string, parent: string):
   return result.out.trim();
 }
 
-/** `git worktree add` without the repository's hooks (an install hook would run once per slice). */
+/**
+ * `git worktree add` without the repository's hooks (an install hook would run once per slice),
+ * detached at the snapshot: no branch, so making and removing a slice never updates a ref. A git
+ * killed while it deletes a branch leaves `packed-refs.lock` behind, and every later ref deletion
+ * in the repository (the user's included) fails until someone removes it by hand. The worktree's
+ * own HEAD keeps the snapshot commit from garbage collection while the slice lives.
+ */
 export async function addWorktree(place: RepoPlace, names: SliceNames, commit: string) {
   const result = await runGit(place.toplevel, [
     "-c",
@@ -188,8 +194,7 @@ export async function addWorktree(place: RepoPlace, names: SliceNames, commit: s
     "worktree",
     "add",
     "--quiet",
-    "-B",
-    names.branch,
+    "--detach",
     names.path,
     commit,
   ], { stderr: true });
@@ -312,11 +317,12 @@ export async function adminDirOf(place: RepoPlace, path: string): Promise<string
 }
 
 /**
- * Removes a slice's checkout, git's admin entry for it and its branch, in an
- * order that a kill at any point leaves something this same call finishes:
- * git's own removal first (it also handles a locked entry), then whatever
- * is left of the folder, then the admin entry (a creation killed half-way
- * leaves one locked, which `git worktree prune` would never remove), then the branch.
+ * Removes a slice's checkout, git's admin entry for it and its branch (only
+ * records made before slices were detached name one), in an order that a kill
+ * at any point leaves something this same call finishes: git's own removal
+ * first (it also handles a locked entry), then whatever is left of the
+ * folder, then the admin entry (a creation killed half-way leaves one locked,
+ * which `git worktree prune` would never remove), then the branch.
  */
 export async function removeWorktree(
   place: RepoPlace,

@@ -205,11 +205,13 @@ export async function dropInterrupted(cx: StepContext, entry: SliceEntry): Promi
     record.requestId,
     runNameFor(recordFileOf(entry.path), record.requestId),
   );
-  // The record names its checkout from the start (under either root); older ones did not.
+  // The record names its checkout from the start (under either root, detached: no branch);
+  // older ones did not, and their checkout was on the branch named after the record.
+  const named = record.worktree.path !== null;
   await removeWorktree(
     cx.place,
     record.worktree.path ?? names.path,
-    record.worktree.branch ?? names.branch,
+    named ? record.worktree.branch : names.branch,
   );
   await failOpenRecord(
     entry.path,

@@ -100,7 +100,6 @@ async function sliceBase(place: RepoPlace): Promise<string> {
 export interface CreatedSlice {
   recordPath: string;
   path: string;
-  branch: string;
 }
 
 /**
@@ -137,7 +136,8 @@ export async function createSliceWorktrees(
             state: "ready",
             path: names.path,
             projectDir: names.projectDir,
-            branch: names.branch,
+            // Detached at the snapshot: no branch (lib/slice/_git.ts addWorktree).
+            branch: null,
             base,
             updatedAt: at,
           },
@@ -145,7 +145,7 @@ export async function createSliceWorktrees(
         result: undefined,
       };
     });
-    created.push({ recordPath, path: names.path, branch: names.branch });
+    created.push({ recordPath, path: names.path });
   }
   return created;
 }

@@ -2,8 +2,9 @@
  * Where the worktrees of isolated slices live: under the repository's own git
  * bookkeeping, `<git common dir>/peaks-worktrees/<project key>/<rid>/<run>`,
  * outside the main working tree's files (no test runner, linter or search in
- * the project ever walks `.git`), on the branch `peaks/<rid>/<run>` named
- * after the dispatch record `dispatch-<rid>-<run>.json`. The project key keeps
+ * the project ever walks `.git`), detached (no branch; records made before
+ * that named the branch `peaks/<rid>/<run>`), named after the dispatch record
+ * `dispatch-<rid>-<run>.json`. The project key keeps
  * the slices of two peaks projects in one repository (a monorepo) apart.
  *
  * A host that refuses its sub-agents' writes under `.git/` but allows them

@@ -70,6 +70,33 @@ function finalize(w: World, record: string): Promise<RunResult> {
 
 const read = (w: World, rel: string) => Deno.readTextFile(join(w.root, rel));
 
+Deno.test("slices touch no ref: detached worktrees, so a packed-refs.lock a killed git left cannot strand a branch", async () => {
+  await using dir = await tempDir("peaks-slices-");
+  const w = await world(dir.path, "slice");
+  // What a git killed while it deleted a branch leaves: the repository-wide packed-refs lock.
+  const lock = join(w.root, ".git", "packed-refs.lock");
+  await Deno.writeTextFile(lock, "");
+  const records = await runSlices(w, [{ id: "a" }, { id: "b" }]);
+  // Detached worktrees: no branch is made for a slice.
+  assertEquals(await sliceBranches(w.root), []);
+  const porcelain = await git(w.root, "worktree", "list", "--porcelain");
+  assertEquals(porcelain.split("\n").filter((l) => l === "detached").length, 2, porcelain);
+  for (const id of ["a", "b"]) {
+    const stored = JSON.parse(await Deno.readTextFile(join(w.root, records[id])));
+    assertEquals(stored.worktree.branch, null);
+  }
+  assertEquals((await finalize(w, records.b)).code, 0);
+  const a = await finalize(w, records.a);
+  assertEquals(a.code, 0, a.stdout);
+  assertEquals(await read(w, "src/rd-b.txt"), "written by rd-b\n");
+  // Both removed with the lock still there; nothing is left for cleanup.
+  assertEquals(await worktreePaths(w.root), [await Deno.realPath(w.root)]);
+  assertEquals(await sliceBranches(w.root), []);
+  assert(await exists(lock), "peaks never removes git's own lock");
+  const cleanup = await peaks(w, ["sub-agent", "cleanup"]);
+  assertEquals(cleanup.json.data.worktrees?.leftovers ?? [], [], cleanup.stdout);
+});
+
 Deno.test("three slices of one level edit disjoint files in parallel: all land in the main tree, in DAG order", async () => {
   await using dir = await tempDir("peaks-slices-");
   const w = await world(dir.path, "slice");
