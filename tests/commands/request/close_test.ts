@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { tempDir } from "../../support/temp.ts";
+import { runNextAction } from "../../support/next_actions.ts";
 import {
   rdFinished,
   readyRequest,
@@ -137,6 +138,8 @@ Deno.test("a request the user drops is closed as abandoned in any state: not ope
   const unknown = await ws.peaks("request", "close", "r9", "--decision", "abandoned");
   assertEquals([unknown.code, unknown.json.code], [1, "REQUEST_NOT_FOUND"]);
   assertMatch(unknown.json.nextActions[0], /^peaks request list /);
+  const listed = await runNextAction(unknown.json.nextActions[0], { cwd: dir.path });
+  assertEquals(listed.code, 0, listed.stdout);
 });
 
 Deno.test("after txt finalized the chain's next step is request close, then nothing", async () => {

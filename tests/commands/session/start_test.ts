@@ -5,6 +5,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { pool, runPeaks } from "../../support/cli.ts";
 import { tempDir } from "../../support/temp.ts";
+import { runNextAction } from "../../support/next_actions.ts";
 
 async function peaks(cwd: string, ...args: string[]) {
   const result = await runPeaks([...args, "--json"], { cwd });
@@ -92,8 +93,13 @@ Deno.test("session start reports a 1.x project as upgrade --detect-1x decides it
   assertEquals(upgrade1x.decision, detect.json.data.decision);
   assertEquals(upgrade1x.decision, "auto-run");
   assert(upgrade1x.signals.length > 0);
-  // auto-run: the upgrade is the next step.
+  // auto-run: the upgrade is the next step, and it runs as written.
   assertMatch(start.json.nextActions[0], /^peaks upgrade --to 2\.0 --auto /);
+  const upgraded = await runNextAction(start.json.nextActions[0], { cwd: dir.path });
+  assertEquals(upgraded.code, 0, upgraded.stdout);
+  const after = await peaks(dir.path, "session", "start");
+  assertEquals(after.json.data.upgrade1x.isOneX, false, after.stdout);
+  assertEquals(after.json.nextActions, []);
 });
 
 Deno.test("session start lists a broken request file as a warning and the others still", async () => {
